@@ -1,0 +1,81 @@
+//! The benchmark table: per-task results and the paper's aggregates.
+
+use crate::eval::EvalResult;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Aggregate {
+    pub tasks: usize,
+    pub compile_at_1: f64,
+    pub correct_at_1: f64,
+    /// Share of ALL tasks that are correct, validly timed and faster than p.
+    pub fast_1_0: f64,
+    pub fast_2_0: f64,
+    /// Over correct, validly timed tasks; slowdowns kept. None when there are none.
+    pub geomean_speedup: Option<f64>,
+    pub failure_classes: BTreeMap<String, usize>,
+}
+
+pub fn fast_p(results: &[EvalResult], p: f64) -> f64 {
+    if results.is_empty() {
+        return 0.0;
+    }
+    let n = results.iter().filter(|r| r.correct && r.timing_valid && r.speedup_median.is_some_and(|s| s > p)).count();
+    n as f64 / results.len() as f64
+}
+
+pub fn aggregate(results: &[EvalResult]) -> Aggregate {
+    let n = results.len().max(1) as f64;
+    let timed: Vec<f64> = results.iter().filter(|r| r.correct && r.timing_valid).filter_map(|r| r.speedup_median).filter(|s| *s > 0.0).collect();
+    let geomean = (!timed.is_empty()).then(|| (timed.iter().map(|s| s.ln()).sum::<f64>() / timed.len() as f64).exp());
+    let mut classes = BTreeMap::new();
+    for r in results {
+        if let Some(c) = r.failure_class {
+            *classes.entry(c.to_string()).or_insert(0) += 1;
+        }
+    }
+    Aggregate {
+        tasks: results.len(),
+        compile_at_1: results.iter().filter(|r| r.compile_ok).count() as f64 / n,
+        correct_at_1: results.iter().filter(|r| r.correct).count() as f64 / n,
+        fast_1_0: fast_p(results, 1.0),
+        fast_2_0: fast_p(results, 2.0),
+        geomean_speedup: geomean,
+        failure_classes: classes,
+    }
+}
+
+pub fn table(results: &[EvalResult], agent: &str, baseline: &str) -> String {
+    let mut s = format!("agent {agent}  baseline {baseline}\n");
+    s += &format!("{:<26} {:>7} {:>7} {:>11} {:>11} {:>8} {:>6}  failure\n", "task", "build", "correct", "cand ms", "base ms", "speedup", "valid");
+    for r in results {
+        let f = |x: Option<f64>| x.map(|v| format!("{v:.3}")).unwrap_or_else(|| "-".into());
+        s += &format!(
+            "{:<26} {:>7} {:>7} {:>11} {:>11} {:>8} {:>6}  {}\n",
+            r.task,
+            if r.compile_ok { "ok" } else { "FAIL" },
+            if r.correct { "yes" } else { "no" },
+            f(r.candidate_ms),
+            f(r.baseline_ms),
+            r.speedup_median.map(|v| format!("{v:.3}x")).unwrap_or_else(|| "-".into()),
+            if r.timing_valid { "yes" } else { "no" },
+            r.failure_class.map(|c| c.to_string()).unwrap_or_default()
+        );
+    }
+    let a = aggregate(results);
+    s += &format!(
+        "\nCompile@1 {:.1}%   Correct@1 {:.1}%   fast_1.0 {:.1}%   fast_2.0 {:.1}%   geomean speedup {}   ({} tasks)\n",
+        a.compile_at_1 * 100.0,
+        a.correct_at_1 * 100.0,
+        a.fast_1_0 * 100.0,
+        a.fast_2_0 * 100.0,
+        a.geomean_speedup.map(|g| format!("{g:.3}x")).unwrap_or_else(|| "-".into()),
+        a.tasks
+    );
+    if !a.failure_classes.is_empty() {
+        let parts: Vec<String> = a.failure_classes.iter().map(|(k, v)| format!("{k} {v}")).collect();
+        s += &format!("failures: {}\n", parts.join(", "));
+    }
+    s
+}

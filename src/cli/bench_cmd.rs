@@ -1,0 +1,58 @@
+//! `kwb bench`: every task of a suite through one agent strategy, then the table.
+
+use super::Ctx;
+use crate::bench::{aggregate, table};
+use crate::eval::{BASELINE_DEFAULT, EvalOptions};
+use anyhow::{Context, Result, bail};
+use clap::Args;
+use serde_json::json;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    #[arg(long, default_value = "smoke")]
+    pub suite: String,
+    /// `reference` (each task's own reference) or `file` (candidates from --candidates DIR/<task id>.py).
+    #[arg(long, default_value = "reference")]
+    pub agent: String,
+    #[arg(long)]
+    pub candidates: Option<PathBuf>,
+    #[arg(long)]
+    pub json: bool,
+    /// Paired measurements per timing round.
+    #[arg(long, default_value_t = 15)]
+    pub pairs: u32,
+}
+
+pub async fn run(ctx: &Ctx, a: BenchArgs) -> Result<ExitCode> {
+    let set = ctx.tasks()?;
+    let tasks = set.suite(&a.suite)?;
+    if a.agent == "file" && a.candidates.is_none() {
+        bail!("--agent file needs --candidates DIR holding <task id>.py files");
+    }
+    if a.agent != "file" && a.agent != "reference" {
+        bail!("unknown agent `{}`: use `reference` or `file`", a.agent);
+    }
+    let ev = ctx.evaluator(EvalOptions { pairs: a.pairs, ..Default::default() }).await?;
+    let mut results = Vec::new();
+    for (i, t) in tasks.iter().enumerate() {
+        eprintln!("[{}/{}] {}", i + 1, tasks.len(), t.id());
+        let source = match &a.candidates {
+            Some(dir) if a.agent == "file" => {
+                let p = dir.join(format!("{}.py", t.id()));
+                std::fs::read_to_string(&p).with_context(|| format!("no candidate for {} at {}", t.id(), p.display()))?
+            }
+            _ => t.reference_text()?,
+        };
+        results.push(ev.evaluate(t, &source).await);
+    }
+    if a.json {
+        let out = json!({"schema": 1, "suite": a.suite, "agent": a.agent, "baseline": BASELINE_DEFAULT,
+                         "aggregate": aggregate(&results), "results": results});
+        println!("{}", serde_json::to_string_pretty(&out)?);
+    } else {
+        print!("{}", table(&results, &a.agent, BASELINE_DEFAULT));
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,113 @@
+//! The command line: argument parsing and dispatch. Each subcommand lives in
+//! its own file; they share the set-up in `Ctx`.
+
+mod bench_cmd;
+mod engine_cmd;
+mod eval_cmd;
+mod tasks_cmd;
+
+use crate::engine::{Engine, EngineConfig, pyenv, sandbox::Limits};
+use crate::eval::{EvalOptions, Evaluator};
+use crate::paths::Paths;
+use crate::tasks::{TaskSet, resolve_root};
+use anyhow::Result;
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+#[derive(Parser, Debug)]
+#[command(name = "kwb", version, about = "A terminal workbench for LLM-driven kernel optimisation")]
+pub struct Cli {
+    /// Tasks directory (default: KWB_TASKS, then ./tasks).
+    #[arg(long, global = true, value_name = "DIR")]
+    pub tasks: Option<PathBuf>,
+    /// Engine workers to run at once (compiles overlap; timing is exclusive).
+    #[arg(long, global = true, default_value_t = 2)]
+    pub workers: usize,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// The TVM engine: set it up, check it, measure it.
+    #[command(subcommand)]
+    Engine(engine_cmd::EngineCmd),
+    /// Browse, check and import tasks.
+    #[command(subcommand)]
+    Tasks(tasks_cmd::TasksCmd),
+    /// Evaluate one candidate (default: the task's reference) against the baseline.
+    Eval(eval_cmd::EvalArgs),
+    /// Evaluate a suite and print the benchmark table.
+    Bench(bench_cmd::BenchArgs),
+}
+
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let paths = match Paths::discover() {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            return ExitCode::from(2);
+        }
+    };
+    let _log = crate::logging::init(&paths);
+    let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().expect("tokio runtime");
+    let result = rt.block_on(run(cli, paths));
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            tracing::error!("{e:#}");
+            eprintln!("error: {e:#}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+async fn run(cli: Cli, paths: Paths) -> Result<ExitCode> {
+    let ctx = Ctx { paths, tasks_dir: resolve_root(cli.tasks.as_deref()), workers: cli.workers };
+    match cli.command {
+        Command::Engine(c) => engine_cmd::run(&ctx, c).await,
+        Command::Tasks(c) => tasks_cmd::run(&ctx, c).await,
+        Command::Eval(a) => eval_cmd::run(&ctx, a).await,
+        Command::Bench(a) => bench_cmd::run(&ctx, a).await,
+    }
+}
+
+pub struct Ctx {
+    pub paths: Paths,
+    pub tasks_dir: PathBuf,
+    pub workers: usize,
+}
+
+impl Ctx {
+    pub fn tasks(&self) -> Result<TaskSet> {
+        let set = TaskSet::load(&self.tasks_dir)?;
+        for p in &set.problems {
+            eprintln!("warning: skipped {}: {}", p.dir.display(), p.message);
+        }
+        Ok(set)
+    }
+
+    /// Sets up the engine environment if needed, and starts the pool.
+    pub async fn engine(&self, with_torch: bool) -> Result<Engine> {
+        let paths = self.paths.clone();
+        let env = tokio::task::spawn_blocking(move || pyenv::ensure(&paths, with_torch, false)).await??;
+        let engine = Engine::new(EngineConfig {
+            env,
+            scratch: self.paths.scratch(),
+            max_workers: self.workers.max(1),
+            limits: Limits::default(),
+            start_timeout: Duration::from_secs(120),
+        });
+        std::fs::create_dir_all(self.paths.artifacts())?;
+        engine.prewarm(1).await.map_err(|f| anyhow::anyhow!("{f}"))?;
+        Ok(engine)
+    }
+
+    pub async fn evaluator(&self, opts: EvalOptions) -> Result<Evaluator> {
+        let engine = self.engine(false).await?;
+        Ok(Evaluator::new(engine, self.paths.clone(), opts))
+    }
+}

@@ -1,0 +1,214 @@
+//! `kwb tasks`: list, show, check and import.
+
+use super::Ctx;
+use crate::eval::EvalOptions;
+use crate::tasks::import::{ImportRequest, id_from_path, import_one};
+use anyhow::{Context, Result, bail};
+use clap::Subcommand;
+use serde_json::json;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Subcommand, Debug)]
+pub enum TasksCmd {
+    /// List tasks, optionally one level or suite.
+    List {
+        #[arg(long)]
+        json: bool,
+        #[arg(long)]
+        level: Option<u8>,
+        #[arg(long)]
+        suite: Option<String>,
+    },
+    /// One task's metadata, arguments and PyTorch source.
+    Show { id: String },
+    /// Build every task's reference and compare it with its recorded outputs (no PyTorch needed).
+    Check {
+        #[arg(long)]
+        suite: Option<String>,
+    },
+    /// Import a KernelBench-format PyTorch file, or a directory of them (needs `kwb engine setup --with-torch`).
+    Import {
+        path: PathBuf,
+        /// Task id (default: from the file name).
+        #[arg(long)]
+        id: Option<String>,
+        #[arg(long, default_value_t = 1)]
+        level: u8,
+        /// Comma-separated domain suites.
+        #[arg(long, default_value = "mobile,robotics,aiot", value_delimiter = ',')]
+        domains: Vec<String>,
+        /// Override a module-level constant of the file: --set batch_size=16
+        #[arg(long = "set", value_name = "NAME=VALUE")]
+        set: Vec<String>,
+        /// Refuse tasks whose inputs and parameters take more bytes than this.
+        #[arg(long, default_value_t = 256 << 20)]
+        max_bytes: u64,
+        /// Where to write the task (default: <tasks>/l<level>/<id>).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+}
+
+pub async fn run(ctx: &Ctx, cmd: TasksCmd) -> Result<ExitCode> {
+    match cmd {
+        TasksCmd::List { json, level, suite } => list(ctx, json, level, suite),
+        TasksCmd::Show { id } => show(ctx, &id),
+        TasksCmd::Check { suite } => check(ctx, suite).await,
+        TasksCmd::Import { path, id, level, domains, set, max_bytes, out } => import(ctx, path, id, level, domains, set, max_bytes, out).await,
+    }
+}
+
+fn list(ctx: &Ctx, as_json: bool, level: Option<u8>, suite: Option<String>) -> Result<ExitCode> {
+    let set = ctx.tasks()?;
+    let mut tasks: Vec<_> = match &suite {
+        Some(s) => set.suite(s)?,
+        None => set.tasks.iter().collect(),
+    };
+    if let Some(l) = level {
+        tasks.retain(|t| t.meta.level == l);
+    }
+    if as_json {
+        let items: Vec<_> = tasks
+            .iter()
+            .map(|t| {
+                json!({"id": t.meta.id, "level": t.meta.level, "domains": t.meta.domains, "dtype": t.meta.dtype, "title": t.meta.title,
+                       "tolerance": t.meta.tolerance, "dir": t.dir, "imported": t.reference.is_some(),
+                       "input_bytes": t.reference.as_ref().map(|r| r.input_bytes())})
+            })
+            .collect();
+        let problems: Vec<_> = set.problems.iter().map(|p| json!({"dir": p.dir, "message": p.message})).collect();
+        println!("{}", serde_json::to_string_pretty(&json!({"tasks": items, "suites": set.suites, "problems": problems}))?);
+    } else {
+        println!("{:<28} {:>5}  {:<24} {:<8} {:>10}  title", "id", "level", "domains", "dtype", "bytes");
+        for t in &tasks {
+            let bytes = t.reference.as_ref().map(|r| human_bytes(r.input_bytes())).unwrap_or_else(|| "not imported".into());
+            println!("{:<28} {:>5}  {:<24} {:<8} {:>10}  {}", t.meta.id, t.meta.level, t.meta.domains.join(","), t.meta.dtype, bytes, t.meta.title);
+        }
+        println!("{} tasks; suites: {}", tasks.len(), set.suites.keys().cloned().collect::<Vec<_>>().join(", "));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn human_bytes(b: u64) -> String {
+    if b >= 1 << 20 { format!("{:.1} MiB", b as f64 / 1048576.0) } else { format!("{:.1} KiB", b as f64 / 1024.0) }
+}
+
+fn show(ctx: &Ctx, id: &str) -> Result<ExitCode> {
+    let set = ctx.tasks()?;
+    let t = set.get(id)?;
+    println!("{}  (level {}, {}, {})", t.meta.id, t.meta.level, t.meta.domains.join(", "), t.meta.dtype);
+    if !t.meta.title.is_empty() {
+        println!("{}", t.meta.title);
+    }
+    println!("dir: {}", t.dir.display());
+    println!("tolerance: |out - ref| <= {} * rms(ref) + {} * |ref|", t.meta.tolerance.atol, t.meta.tolerance.rtol);
+    if let Some(r) = &t.reference {
+        println!("arguments of main:");
+        for (i, a) in r.args.iter().enumerate() {
+            println!("  {i:>2} {:<20} {:<6} {:?} {}  init {}", a.name, a.role, a.shape, a.dtype, a.init);
+        }
+        for (i, o) in r.outputs.iter().enumerate() {
+            println!("  out{i} {:?} {}", o.shape, o.dtype);
+        }
+    } else {
+        println!("not imported yet: kwb tasks import {}", t.dir.join("model.py").display());
+    }
+    if let Ok(src) = std::fs::read_to_string(t.dir.join("model.py")) {
+        println!("\n{src}");
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+async fn check(ctx: &Ctx, suite: Option<String>) -> Result<ExitCode> {
+    let set = ctx.tasks()?;
+    let tasks: Vec<_> = match &suite {
+        Some(s) => set.suite(s)?,
+        None => set.tasks.iter().collect(),
+    };
+    let ev = ctx.evaluator(EvalOptions::default()).await?;
+    let mut failed = 0;
+    for t in &tasks {
+        let verdict = check_one(&ev, t).await;
+        match verdict {
+            Ok(errs) => println!("ok    {:<28} max abs error per seed {errs}", t.meta.id),
+            Err(e) => {
+                failed += 1;
+                println!("FAIL  {:<28} {e}", t.meta.id)
+            }
+        }
+    }
+    println!("{} passed, {} failed", tasks.len() - failed, failed);
+    Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+async fn check_one(ev: &crate::eval::Evaluator, t: &crate::tasks::Task) -> Result<String> {
+    let spec = t.reference_meta()?;
+    let artifact = ev.baseline_artifact(t).await.map_err(|f| anyhow::anyhow!("{f}"))?;
+    let job = crate::engine::Job::new(
+        "check",
+        json!({"artifact": artifact, "args_spec": spec.args, "outputs_dir": t.outputs_dir(), "atol": t.meta.tolerance.atol, "rtol": t.meta.tolerance.rtol}),
+        std::time::Duration::from_secs(120),
+    );
+    let out = ev.engine.run(job).await.map_err(|f| anyhow::anyhow!("{f}"))?;
+    let errs: Vec<String> = out.result["seeds"].as_array().into_iter().flatten().map(|s| s["max_abs_err"].as_f64().map(|e| format!("{e:.1e}")).unwrap_or("-".into())).collect();
+    if out.result["correct"] != true {
+        bail!("{}", out.result["failure"]["message"].as_str().unwrap_or("reference differs from its recorded outputs"));
+    }
+    Ok(errs.join(" "))
+}
+
+#[allow(clippy::too_many_arguments)]
+async fn import(ctx: &Ctx, path: PathBuf, id: Option<String>, level: u8, domains: Vec<String>, set: Vec<String>, max_bytes: u64, out: Option<PathBuf>) -> Result<ExitCode> {
+    let mut overrides = BTreeMap::new();
+    for s in &set {
+        let (k, v) = s.split_once('=').with_context(|| format!("--set {s}: write NAME=VALUE"))?;
+        overrides.insert(k.trim().to_string(), v.trim().to_string());
+    }
+    let files: Vec<PathBuf> = if path.is_dir() {
+        let mut v: Vec<PathBuf> = std::fs::read_dir(&path)?.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|e| e == "py")).collect();
+        v.sort();
+        v
+    } else {
+        vec![path.clone()]
+    };
+    if files.is_empty() {
+        bail!("no .py files in {}", path.display());
+    }
+    let engine = ctx.engine(false).await?;
+    let probe = engine.run(crate::engine::Job::new("doctor", json!({}), std::time::Duration::from_secs(60))).await.map_err(|f| anyhow::anyhow!("{f}"))?;
+    if probe.result["torch"].is_null() {
+        bail!("PyTorch is not in the engine environment; run `kwb engine setup --with-torch` (about 6 GB), then import again");
+    }
+    let mut failed = 0;
+    for file in &files {
+        let tid = if files.len() == 1 { id.clone().unwrap_or_else(|| id_from_path(file)) } else { id_from_path(file) };
+        let dest = match (&out, files.len()) {
+            (Some(o), 1) => o.clone(),
+            (Some(o), _) => o.join(&tid),
+            (None, _) => ctx.tasks_dir.join(format!("l{level}")).join(&tid),
+        };
+        let req = ImportRequest {
+            model: file.clone(),
+            dest,
+            id: tid.clone(),
+            level,
+            domains: domains.clone(),
+            overrides: overrides.clone(),
+            max_bytes,
+            target: EvalOptions::default().target,
+        };
+        match import_one(&engine, &ctx.paths, &req).await {
+            Ok(r) => {
+                let errs: Vec<String> = r.max_abs_err.iter().map(|e| e.map(|x| format!("{x:.1e}")).unwrap_or("-".into())).collect();
+                println!("imported  {:<28} -> {}  (TVM vs PyTorch, max abs error per seed: {})", r.id, r.dest.display(), errs.join(" "))
+            }
+            Err(f) => {
+                failed += 1;
+                println!("refused   {:<28} {f}", file.display());
+            }
+        }
+    }
+    Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}

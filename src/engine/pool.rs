@@ -1,0 +1,257 @@
+//! The worker pool: warm workers, per-job timeouts, crash and hang recovery,
+//! cancel, and the per-device lock that makes timing exclusive.
+//!
+//! Compiles and correctness runs take the device lock shared; timing takes it
+//! exclusively, so nothing else of kwb's runs on the CPU during a measurement.
+//! A worker that dies, hangs or is cancelled is killed with its process group
+//! and replaced in the background; the job is reported failed with its class.
+
+use super::pyenv::PythonEnv;
+use super::sandbox::Limits;
+use super::worker::{Broken, Worker};
+use crate::failure::{Failure, FailureClass};
+use serde_json::Value;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use tokio::sync::{RwLock, Semaphore};
+use tokio_util::sync::CancellationToken;
+
+#[derive(Debug, Clone)]
+pub struct EngineConfig {
+    pub env: PythonEnv,
+    pub scratch: PathBuf,
+    pub max_workers: usize,
+    pub limits: Limits,
+    pub start_timeout: Duration,
+}
+
+/// One unit of work for a worker.
+#[derive(Debug, Clone)]
+pub struct Job {
+    pub op: &'static str,
+    pub args: Value,
+    pub timeout: Duration,
+    /// Timing: holds the device exclusively.
+    pub exclusive: bool,
+    pub cancel: Option<CancellationToken>,
+}
+
+impl Job {
+    pub fn new(op: &'static str, args: Value, timeout: Duration) -> Self {
+        Self { op, args, timeout, exclusive: false, cancel: None }
+    }
+    pub fn exclusive(mut self) -> Self {
+        self.exclusive = true;
+        self
+    }
+    pub fn cancel_with(mut self, token: CancellationToken) -> Self {
+        self.cancel = Some(token);
+        self
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct JobOutput {
+    pub result: Value,
+    /// Wall time as kwb saw it, queueing excluded.
+    pub wall_s: f64,
+}
+
+#[derive(Debug, Default, Clone, serde::Serialize)]
+pub struct EngineStats {
+    pub workers_started: u64,
+    pub workers_killed: u64,
+    pub jobs_ok: u64,
+    pub jobs_failed: u64,
+}
+
+struct Inner {
+    cfg: EngineConfig,
+    idle: Mutex<Vec<Worker>>,
+    slots: Semaphore,
+    device: RwLock<()>,
+    next_id: AtomicU64,
+    stats: Mutex<EngineStats>,
+    versions: Mutex<Value>,
+}
+
+#[derive(Clone)]
+pub struct Engine {
+    inner: Arc<Inner>,
+}
+
+impl Engine {
+    pub fn new(cfg: EngineConfig) -> Self {
+        let slots = Semaphore::new(cfg.max_workers.max(1));
+        Self {
+            inner: Arc::new(Inner {
+                cfg,
+                idle: Mutex::new(Vec::new()),
+                slots,
+                device: RwLock::new(()),
+                next_id: AtomicU64::new(1),
+                stats: Mutex::new(EngineStats::default()),
+                versions: Mutex::new(Value::Null),
+            }),
+        }
+    }
+
+    pub fn config(&self) -> &EngineConfig {
+        &self.inner.cfg
+    }
+
+    pub fn stats(&self) -> EngineStats {
+        self.inner.stats.lock().unwrap().clone()
+    }
+
+    /// Versions the workers reported at start (python, tvm, tvm_ffi, numpy).
+    pub fn versions(&self) -> Value {
+        self.inner.versions.lock().unwrap().clone()
+    }
+
+    /// Starts `n` workers now, so the first job does not pay for `import tvm`.
+    pub async fn prewarm(&self, n: usize) -> Result<(), Failure> {
+        let n = n.min(self.inner.cfg.max_workers);
+        let have = self.inner.idle.lock().unwrap().len();
+        for _ in have..n {
+            let w = self.spawn().await?;
+            self.inner.idle.lock().unwrap().push(w);
+        }
+        Ok(())
+    }
+
+    async fn spawn(&self) -> Result<Worker, Failure> {
+        let c = &self.inner.cfg;
+        let w = Worker::spawn(&c.env, &c.scratch, c.limits, c.start_timeout)
+            .await
+            .map_err(|e| Failure::new(FailureClass::Internal, format!("{e:#}")).at("engine"))?;
+        self.inner.stats.lock().unwrap().workers_started += 1;
+        *self.inner.versions.lock().unwrap() = w.versions.clone();
+        Ok(w)
+    }
+
+    fn replace_in_background(&self) {
+        let me = self.clone();
+        tokio::spawn(async move {
+            if me.inner.idle.lock().unwrap().is_empty() {
+                if let Ok(w) = me.spawn().await {
+                    me.inner.idle.lock().unwrap().push(w);
+                }
+            }
+        });
+    }
+
+    pub async fn run(&self, job: Job) -> Result<JobOutput, Failure> {
+        let _slot = self.inner.slots.acquire().await.expect("semaphore never closed");
+        let (_shared, _exclusive);
+        if job.exclusive {
+            _exclusive = Some(self.inner.device.write().await);
+        } else {
+            _shared = Some(self.inner.device.read().await);
+        }
+        let idle = self.inner.idle.lock().unwrap().pop();
+        let mut worker = match idle {
+            Some(w) => w,
+            None => self.spawn().await?,
+        };
+        let id = self.inner.next_id.fetch_add(1, Ordering::Relaxed);
+        let cancel = job.cancel.clone().unwrap_or_default();
+        let started = Instant::now();
+        let cpu_s = job.timeout.as_secs_f64() * 2.0 + 5.0;
+        let args = with_cpu_limit(job.args.clone(), cpu_s);
+        tracing::debug!(id, op = job.op, pid = worker.pid, "job start");
+        enum End {
+            Reply(Result<super::protocol::Message, Broken>),
+            TimedOut,
+            Cancelled,
+        }
+        let end = tokio::select! {
+            r = worker.call(id, job.op, &args) => End::Reply(r),
+            _ = tokio::time::sleep(job.timeout) => End::TimedOut,
+            _ = cancel.cancelled() => End::Cancelled,
+        };
+        let wall_s = started.elapsed().as_secs_f64();
+        let outcome = match end {
+            End::Reply(Ok(msg)) => {
+                self.inner.idle.lock().unwrap().push(worker);
+                if msg.ok == Some(true) {
+                    Ok(JobOutput { result: msg.result.unwrap_or(Value::Null), wall_s })
+                } else {
+                    let e = msg.error.unwrap_or_else(|| super::protocol::WireError {
+                        class: "internal".into(),
+                        message: "the worker replied with neither a result nor an error".into(),
+                        stage: None,
+                        line: None,
+                        column: None,
+                        traceback: None,
+                    });
+                    if let Some(tb) = &e.traceback {
+                        tracing::error!(op = job.op, "worker error: {}\n{tb}", e.message);
+                    }
+                    Err(Failure {
+                        class: FailureClass::parse(&e.class),
+                        message: e.message,
+                        stage: e.stage,
+                        line: e.line,
+                        column: e.column,
+                    })
+                }
+            }
+            End::Reply(Err(broken)) => {
+                let tail = worker.stderr_tail();
+                worker.kill().await;
+                self.killed();
+                Err(match broken {
+                    Broken::Died(how) => {
+                        let class = if how.contains("SIGXCPU") { FailureClass::Timeout } else { FailureClass::Crash };
+                        Failure::new(class, format!("the worker running `{}` died ({how}); it was restarted. Last output: {}", job.op, last_line(&tail)))
+                            .at(job.op)
+                    }
+                    Broken::Garbage(line) => Failure::new(FailureClass::Internal, format!("the worker wrote a line that is not protocol: {line}")).at(job.op),
+                })
+            }
+            End::TimedOut => {
+                worker.kill().await;
+                self.killed();
+                Err(Failure::new(
+                    FailureClass::Timeout,
+                    format!("`{}` ran past its {:.0} s limit; the worker was killed and restarted", job.op, job.timeout.as_secs_f64()),
+                )
+                .at(job.op))
+            }
+            End::Cancelled => {
+                worker.kill().await;
+                self.killed();
+                Err(Failure::new(FailureClass::Cancelled, format!("`{}` was cancelled", job.op)).at(job.op))
+            }
+        };
+        let mut st = self.inner.stats.lock().unwrap();
+        if outcome.is_ok() { st.jobs_ok += 1 } else { st.jobs_failed += 1 }
+        drop(st);
+        tracing::debug!(id, op = job.op, wall_s, ok = outcome.is_ok(), "job end");
+        outcome
+    }
+
+    fn killed(&self) {
+        self.inner.stats.lock().unwrap().workers_killed += 1;
+        self.replace_in_background();
+    }
+
+    /// Stops every idle worker (busy ones end with their jobs).
+    pub fn shutdown(&self) {
+        self.inner.idle.lock().unwrap().clear();
+    }
+}
+
+fn with_cpu_limit(mut args: Value, cpu_s: f64) -> Value {
+    if let Value::Object(m) = &mut args {
+        m.insert("_cpu_limit_s".into(), Value::from(cpu_s));
+    }
+    args
+}
+
+fn last_line(tail: &str) -> &str {
+    tail.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("(nothing)")
+}

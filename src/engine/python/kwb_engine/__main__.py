@@ -1,0 +1,118 @@
+"""Worker entry point: `python -m kwb_engine`.
+
+Protocol (version 1), one JSON object per line:
+  worker -> kwb, once at start: {"v":1,"event":"ready","pid":..,"versions":{..},"import_s":..}
+  kwb -> worker: {"v":1,"id":N,"op":"build"|"check"|"time"|"doctor"|"import_task"|"ping","args":{..}}
+  worker -> kwb: {"v":1,"id":N,"ok":true,"result":{..}}
+              or {"v":1,"id":N,"ok":false,"error":{"class":..,"message":..,"stage":..,"line":..,"column":..}}
+Every result carries worker_s (time in the handler) and tvm_s (the part of it
+spent inside TVM builds and measured runs), so kwb can report its overhead.
+"""
+
+import json
+import os
+import sys
+import time
+import traceback
+
+from . import PROTOCOL_VERSION
+
+
+def _protocol_stream():
+    # The protocol owns the real stdout; anything else that prints (TVM, LLVM,
+    # a candidate's printf) is sent to stderr so it cannot corrupt a reply.
+    out = os.fdopen(os.dup(1), "w", buffering=1)
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    return out
+
+
+def _limit_cpu(seconds):
+    """CPU-time limit for this job: the kernel sends SIGXCPU past it, which the
+    supervisor reports as a timeout even if the wall-clock timer is late."""
+    if not seconds:
+        return
+    import resource
+
+    ru = resource.getrusage(resource.RUSAGE_SELF)
+    soft = int(ru.ru_utime + ru.ru_stime + float(seconds)) + 1
+    _, hard = resource.getrlimit(resource.RLIMIT_CPU)
+    if hard != resource.RLIM_INFINITY:
+        soft = min(soft, hard)
+    resource.setrlimit(resource.RLIMIT_CPU, (soft, hard))
+
+
+def main():
+    out = _protocol_stream()
+
+    def send(obj):
+        out.write(json.dumps(obj, allow_nan=True) + "\n")
+        out.flush()
+
+    t = time.perf_counter()
+    import tvm  # noqa: F401  (warm the import once per worker)
+
+    from . import build, check, doctor, errors, timing
+    from .errors import JobError
+
+    def import_task(args):
+        from . import importer  # needs torch: imported only when asked
+
+        return importer.import_task(args)
+
+    ops = {
+        "ping": lambda args: {"pong": True, "tvm_s": 0.0},
+        "build": build.build,
+        "check": check.check,
+        "time": timing.paired,
+        "doctor": doctor.doctor,
+        "import_task": import_task,
+    }
+    send({
+        "v": PROTOCOL_VERSION,
+        "event": "ready",
+        "pid": os.getpid(),
+        "versions": doctor.versions(),
+        "import_s": time.perf_counter() - t,
+    })
+    for line in sys.stdin:
+        line = line.strip()
+        if not line:
+            continue
+        try:
+            req = json.loads(line)
+        except json.JSONDecodeError as e:
+            send({"v": PROTOCOL_VERSION, "id": None, "ok": False,
+                  "error": {"class": errors.INTERNAL, "message": f"bad request line: {e}"}})
+            continue
+        rid = req.get("id")
+        if req.get("v") != PROTOCOL_VERSION:
+            send({"v": PROTOCOL_VERSION, "id": rid, "ok": False,
+                  "error": {"class": errors.INTERNAL,
+                            "message": f"protocol version {req.get('v')} is not {PROTOCOL_VERSION}"}})
+            continue
+        handler = ops.get(req.get("op"))
+        if handler is None:
+            send({"v": PROTOCOL_VERSION, "id": rid, "ok": False,
+                  "error": {"class": errors.INTERNAL, "message": f"unknown op {req.get('op')!r}"}})
+            continue
+        args = req.get("args") or {}
+        _limit_cpu(args.pop("_cpu_limit_s", None))
+        t0 = time.perf_counter()
+        try:
+            result = handler(args)
+            result["worker_s"] = time.perf_counter() - t0
+            send({"v": PROTOCOL_VERSION, "id": rid, "ok": True, "result": result})
+        except JobError as e:
+            send({"v": PROTOCOL_VERSION, "id": rid, "ok": False, "error": e.to_json()})
+        except MemoryError as e:
+            send({"v": PROTOCOL_VERSION, "id": rid, "ok": False,
+                  "error": {"class": errors.MEMORY, "message": f"out of memory: {e}"}})
+        except Exception as e:
+            send({"v": PROTOCOL_VERSION, "id": rid, "ok": False,
+                  "error": {"class": errors.INTERNAL, "message": f"{type(e).__name__}: {e}",
+                            "traceback": traceback.format_exc()[-4000:]}})
+
+
+if __name__ == "__main__":
+    main()

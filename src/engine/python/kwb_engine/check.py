@@ -1,0 +1,170 @@
+"""Correctness of a built candidate on the task's seeds.
+
+Every seed gets freshly generated inputs; the candidate receives copies, and
+the originals are compared afterwards so a candidate that writes to its
+inputs is caught. All seeds run on one VM instance, so a result cached from
+an earlier call fails the later seeds.
+"""
+
+import time
+
+import numpy as np
+import tvm
+from tvm import relax
+
+from . import errors, gen
+from .errors import JobError
+
+
+def load_vm(artifact):
+    try:
+        lib = tvm.runtime.load_module(artifact)
+        return relax.VirtualMachine(lib, tvm.cpu())
+    except Exception as e:
+        raise JobError(errors.BUILD, f"cannot load the built module: {e}", "load")
+
+
+def flatten(out):
+    if isinstance(out, (list, tuple)) or type(out).__name__ in ("Array", "ADT"):
+        items = []
+        for o in out:
+            items.extend(flatten(o))
+        return items
+    return [out]
+
+
+def run_main(vm, host_args):
+    """Run main on copies of host_args; returns (outputs as numpy, seconds)."""
+    dev = tvm.cpu()
+    dev_args = [tvm.runtime.tensor(a.copy(), dev) for a in host_args]
+    t = time.perf_counter()
+    try:
+        out = vm["main"](*dev_args)
+        outs = [o.numpy() for o in flatten(out)]
+    except Exception as e:
+        msg = str(e).strip().splitlines()
+        msg = " ".join(msg[:3])[:2000] if msg else type(e).__name__
+        raise JobError(errors.classify_runtime_error(msg), f"candidate failed at run time: {msg}", "run")
+    return outs, time.perf_counter() - t, dev_args
+
+
+class Reference:
+    """One recorded output with what every comparison against it needs."""
+
+    def __init__(self, ref, atol, rtol):
+        self.ref = ref
+        self.exact = ref.dtype.kind in "biu"
+        if self.exact:
+            return
+        work = np.float32 if ref.dtype.itemsize <= 4 else np.float64
+        r = ref.astype(work)
+        self.finite = bool(np.all(np.isfinite(r)))
+        r = np.where(np.isfinite(r), r, 0).astype(work)
+        self.r = r
+        self.scale = float(np.sqrt(np.mean(np.square(r, dtype=np.float64)))) if r.size else 0.0
+        absr = np.abs(r)
+        self.bound = (absr * work(rtol) + work(atol * self.scale)).astype(work)
+        self.denom = np.maximum(absr, work(max(atol * self.scale, 1e-30)))
+        self.work = work
+
+    @property
+    def nbytes(self):
+        if self.exact:
+            return self.ref.nbytes
+        return self.ref.nbytes + self.r.nbytes + self.bound.nbytes + self.denom.nbytes
+
+
+def compare(out, ref, atol=None, rtol=None):
+    """(ok, max_abs_err, max_rel_err, message) for one output tensor.
+
+    Tolerance is scale-aware: |out - ref| <= atol * rms(ref) + rtol * |ref|,
+    so on a reference of tiny magnitude an all-zero output still fails.
+    """
+    if not isinstance(ref, Reference):
+        ref = Reference(ref, atol, rtol)
+    if tuple(out.shape) != tuple(ref.ref.shape):
+        return False, None, None, f"shape {list(out.shape)}, expected {list(ref.ref.shape)}"
+    if out.dtype != ref.ref.dtype:
+        return False, None, None, f"dtype {out.dtype}, expected {ref.ref.dtype}"
+    if ref.exact:
+        wrong = int(np.count_nonzero(out != ref.ref))
+        return wrong == 0, float(wrong), float(wrong), "" if wrong == 0 else f"{wrong} elements differ"
+    o = out.astype(ref.work, copy=False)
+    if not np.all(np.isfinite(o)):
+        if ref.finite or not np.all(np.isfinite(o) | ~np.isfinite(ref.ref)):
+            return False, float("inf"), float("inf"), "non-finite values where the reference is finite"
+        o = np.where(np.isfinite(ref.ref), o, 0).astype(ref.work)
+    err = np.abs(o - ref.r)
+    max_abs = float(err.max()) if err.size else 0.0
+    ok = bool(np.all(err <= ref.bound))
+    max_rel = float((err / ref.denom).max()) if err.size else 0.0
+    msg = "" if ok else f"max abs error {max_abs:.3g} over bound (reference rms {ref.scale:.3g})"
+    return ok, max_abs, max_rel, msg
+
+
+def load_reference(outputs_dir, seed):
+    path = f"{outputs_dir}/seed{seed}.npz"
+    try:
+        with np.load(path) as z:
+            return [z[f"out{i}"] for i in range(len(z.files))]
+    except Exception as e:
+        raise JobError(errors.TASK, f"cannot read the reference outputs {path}: {e}", "reference")
+
+
+def cached_reference(outputs_dir, seed, atol, rtol):
+    import os
+
+    from . import cache
+
+    path = f"{outputs_dir}/seed{seed}.npz"
+    try:
+        stamp = os.stat(path).st_mtime_ns
+    except OSError:
+        stamp = None
+    key = ("ref", path, stamp, atol, rtol)
+    return cache.get_or_make(key, lambda: [Reference(r, atol, rtol) for r in load_reference(outputs_dir, seed)])
+
+
+def check(args):
+    """Job `check`: {artifact, args_spec, outputs_dir, seeds, atol, rtol}."""
+    spec = args["args_spec"]
+    atol = float(args["atol"])
+    rtol = float(args["rtol"])
+    vm = load_vm(args["artifact"])
+    seeds = []
+    tvm_s = 0.0
+    first_failure = None
+    for seed in args.get("seeds", list(gen.SEEDS)):
+        host_args = gen.cached_args(seed, spec)
+        refs = cached_reference(args["outputs_dir"], seed, atol, rtol)
+        outs, secs, dev_args = run_main(vm, host_args)
+        tvm_s += secs
+        res = {"seed": seed, "ok": True, "max_abs_err": 0.0, "max_rel_err": 0.0, "message": ""}
+        if len(outs) != len(refs):
+            res.update(ok=False, max_abs_err=None, max_rel_err=None,
+                       message=f"{len(outs)} outputs, expected {len(refs)}")
+        else:
+            for i, (o, r) in enumerate(zip(outs, refs)):
+                ok, ma, mr, msg = compare(o, r, atol, rtol)
+                if ma is None or res["max_abs_err"] is None:
+                    res["max_abs_err"] = None
+                    res["max_rel_err"] = None
+                else:
+                    res["max_abs_err"] = max(res["max_abs_err"], ma)
+                    res["max_rel_err"] = max(res["max_rel_err"], mr)
+                if not ok and res["ok"]:
+                    res.update(ok=False, message=f"output {i}: {msg}")
+        for i, (orig, dev) in enumerate(zip(host_args, dev_args)):
+            if not np.array_equal(orig, dev.numpy(), equal_nan=True):
+                res.update(ok=False, message=f"the candidate wrote to its input {i} ({spec[i]['name']})")
+                break
+        if not res["ok"] and first_failure is None:
+            first_failure = f"seed {seed}: {res['message']}"
+        seeds.append(res)
+    correct = all(s["ok"] for s in seeds)
+    return {
+        "correct": correct,
+        "seeds": seeds,
+        "failure": None if correct else {"class": errors.NUMERIC, "message": first_failure},
+        "tvm_s": tvm_s,
+    }

@@ -1,0 +1,176 @@
+"""Import a KernelBench-format PyTorch file as a kwb task (needs torch).
+
+Produces, under out_dir: reference.py (the Relax module as TVMScript),
+reference.json (main's arguments with their generator specs, the outputs'
+shapes and dtypes, provenance) and outputs/seed{N}.npz recorded from PyTorch
+with inputs and parameters from the seeded generator (gen.py). It then builds
+the Relax reference with TVM and compares it with PyTorch on every seed, so a
+frontend that lowers an op differently is reported with its figure.
+"""
+
+import hashlib
+import importlib.util
+import json
+import os
+import sys
+
+import numpy as np
+
+from . import build, check, errors, gen
+from .errors import JobError
+
+NEAR_ZERO_RMS = 1e-6
+
+
+def _load_model_file(path, overrides):
+    spec = importlib.util.spec_from_file_location("kwb_task_model", path)
+    module = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(module)
+    except Exception as e:
+        raise JobError(errors.TASK, f"{path} does not run: {type(e).__name__}: {e}", "load")
+    for name in ("Model", "get_inputs", "get_init_inputs"):
+        if not hasattr(module, name):
+            raise JobError(errors.TASK, f"{path} has no `{name}` (KernelBench format needs Model, get_inputs, get_init_inputs)", "load")
+    for name, value in (overrides or {}).items():
+        if not hasattr(module, name):
+            raise JobError(errors.TASK, f"--set {name}: the file has no module-level constant `{name}`", "load")
+        setattr(module, name, type(getattr(module, name))(value) if not isinstance(getattr(module, name), bool) else bool(value))
+    return module
+
+
+def _buffers_to_parameters(model, torch):
+    """Float buffers (batch-norm statistics) become parameters, so they are
+    arguments of `main` rather than constants that TVMScript cannot print."""
+    for mod in model.modules():
+        for name, buf in list(mod._buffers.items()):
+            if buf is not None and buf.is_floating_point():
+                del mod._buffers[name]
+                mod.register_parameter(name, torch.nn.Parameter(buf.detach().clone(), requires_grad=False))
+
+
+def _flatten(out):
+    if isinstance(out, (list, tuple)):
+        items = []
+        for o in out:
+            items.extend(_flatten(o))
+        return items
+    return [out]
+
+
+def import_task(args):
+    import torch
+    from tvm import relax
+    from tvm.relax.frontend.torch import from_exported_program
+
+    path = args["model_path"]
+    out_dir = args["out_dir"]
+    max_bytes = int(args.get("max_bytes", 256 << 20))
+    atol, rtol = float(args["atol"]), float(args["rtol"])
+    module = _load_model_file(path, args.get("overrides"))
+    torch.manual_seed(0)
+    try:
+        model = module.Model(*module.get_init_inputs()).eval()
+        example = list(module.get_inputs())
+    except Exception as e:
+        raise JobError(errors.TASK, f"building the model failed: {type(e).__name__}: {e}", "load")
+    _buffers_to_parameters(model, torch)
+
+    total = sum(t.numel() * t.element_size() for t in example if torch.is_tensor(t))
+    total += sum(p.numel() * p.element_size() for p in model.parameters())
+    if total > max_bytes:
+        big = max((t for t in example if torch.is_tensor(t)), key=lambda t: t.numel(), default=None)
+        consts = [k for k, v in vars(module).items() if k.isidentifier() and not k.startswith("_") and isinstance(v, int) and not isinstance(v, bool)]
+        hint = f" (module constants: {', '.join(consts)}; e.g. --set {consts[0]}=...)" if consts else ""
+        raise JobError(
+            errors.TASK,
+            f"inputs and parameters take {total / 2**20:.1f} MiB, over the bound of {max_bytes / 2**20:.1f} MiB"
+            f"{'; largest input ' + str(list(big.shape)) if big is not None else ''}: shrink it with --set{hint} or raise --max-bytes",
+            "size",
+        )
+
+    try:
+        ep = torch.export.export(model, tuple(example))
+    except Exception as e:
+        raise JobError(errors.TASK, f"torch.export failed (dynamic shapes or data-dependent control flow?): {type(e).__name__}: {str(e)[:800]}", "export")
+    try:
+        mod = from_exported_program(ep, keep_params_as_input=True)
+        mod, _ = relax.frontend.detach_params(mod)
+    except Exception as e:
+        raise JobError(errors.TASK, f"TVM's Relax frontend cannot convert it: {type(e).__name__}: {str(e)[:800]}", "convert")
+    text = mod.script()
+    if "metadata[" in text:
+        raise JobError(errors.TASK, "the module keeps tensor constants that TVMScript cannot print without metadata; make them parameters or buffers", "convert")
+
+    kinds = {s.arg.name: s for s in ep.graph_signature.input_specs}
+    args_spec = []
+    for p in mod["main"].params:
+        s = kinds.get(p.name)
+        if s is None:
+            raise JobError(errors.TASK, f"cannot map Relax parameter {p.name} to the PyTorch program", "convert")
+        role = "input" if s.kind is torch.export.graph_signature.InputKind.USER_INPUT else "param"
+        shape = build.var_shape(p)
+        dtype = build.var_dtype(p)
+        if shape is None:
+            raise JobError(errors.TASK, f"argument {p.name} has a dynamic shape; kwb tasks are static", "convert")
+        source = s.target if role == "param" else p.name
+        args_spec.append({"name": p.name, "role": role, "source": source, "shape": shape,
+                          "dtype": dtype, "init": gen.default_init(role, source, shape, dtype)})
+    for name, init in (args.get("inits") or {}).items():
+        matched = [a for a in args_spec if a["source"] == name or a["name"] == name]
+        if not matched:
+            raise JobError(errors.TASK, f"init given for `{name}`, which is not an argument", "convert")
+        for a in matched:
+            a["init"] = init
+
+    os.makedirs(os.path.join(out_dir, "outputs"), exist_ok=True)
+    user_inputs = [i for i, a in enumerate(args_spec) if a["role"] == "input"]
+    outputs_spec = None
+    for seed in gen.SEEDS:
+        values = gen.generate_args(seed, args_spec)
+        with torch.no_grad():
+            for a, v in zip(args_spec, values):
+                if a["role"] == "param":
+                    model.get_parameter(a["source"]).copy_(torch.from_numpy(v))
+            outs = _flatten(model(*[torch.from_numpy(values[i].copy()) for i in user_inputs]))
+        outs = [o.detach().numpy() for o in outs]
+        for i, o in enumerate(outs):
+            if o.dtype.kind == "f":
+                if not np.all(np.isfinite(o)):
+                    raise JobError(errors.TASK, f"seed {seed}: output {i} has non-finite values", "reference")
+                rms = float(np.sqrt(np.mean(o.astype(np.float64) ** 2)))
+                if rms < NEAR_ZERO_RMS:
+                    raise JobError(errors.TASK, f"seed {seed}: output {i} is near zero (rms {rms:.3g}): a zero candidate would pass; give live inputs or parameters (--init)", "reference")
+        np.savez_compressed(os.path.join(out_dir, "outputs", f"seed{seed}.npz"), **{f"out{i}": o for i, o in enumerate(outs)})
+        outputs_spec = [{"shape": list(o.shape), "dtype": str(o.dtype)} for o in outs]
+
+    with open(os.path.join(out_dir, "reference.py"), "w") as f:
+        f.write(text)
+    with open(path, "rb") as f:
+        model_sha = hashlib.sha256(f.read()).hexdigest()
+    meta = {
+        "format": 1,
+        "args": args_spec,
+        "outputs": outputs_spec,
+        "model_sha256": model_sha,
+        "overrides": args.get("overrides") or {},
+        "torch": torch.__version__,
+        "generator": "numpy.default_rng([seed, arg_index]) v1",
+    }
+    with open(os.path.join(out_dir, "reference.json"), "w") as f:
+        json.dump(meta, f, indent=1)
+
+    # The Relax reference against PyTorch's outputs, on every seed.
+    artifact = os.path.join(out_dir, "reference.so")
+    built = build.build({"source": text, "target": args["target"], "artifact": artifact, "args_spec": args_spec})
+    verdict = check.check({"artifact": artifact, "args_spec": args_spec, "outputs_dir": os.path.join(out_dir, "outputs"),
+                           "atol": atol, "rtol": rtol})
+    os.remove(artifact)
+    return {
+        "args": len(args_spec),
+        "outputs": outputs_spec,
+        "tvm_matches_torch": verdict["correct"],
+        "seeds": verdict["seeds"],
+        "compile_s": built["compile_s"],
+        "tvm_s": built["tvm_s"] + verdict["tvm_s"],
+    }

@@ -1,0 +1,241 @@
+//! Evaluating a candidate the EdgeKernelBench way: legality and build off the
+//! clock, correctness on three seeds, then paired timing against the baseline.
+
+pub mod result;
+
+use crate::engine::{Engine, Job};
+use crate::failure::{Failure, FailureClass};
+use crate::paths::Paths;
+use crate::tasks::Task;
+use anyhow::Result;
+pub use result::{EvalResult, Manifest, Sample, SeedResult};
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+pub const BASELINE_DEFAULT: &str = "tvm-default-pipeline";
+
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct EvalOptions {
+    pub target: Value,
+    pub device: String,
+    pub seeds: Vec<u32>,
+    /// Paired measurements per round.
+    pub pairs: u32,
+    /// Each measurement repeats the program until it lasts at least this long.
+    pub min_ms: f64,
+    /// Timing is valid when IQR/median of the ratios is at most this.
+    pub max_spread: f64,
+    pub max_rounds: u32,
+    #[serde(skip)]
+    pub build_timeout: Duration,
+    #[serde(skip)]
+    pub check_timeout: Duration,
+    #[serde(skip)]
+    pub time_timeout: Duration,
+}
+
+impl Default for EvalOptions {
+    fn default() -> Self {
+        Self {
+            target: json!({"kind": "llvm", "num-cores": std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)}),
+            device: "local-cpu".into(),
+            seeds: vec![0, 1, 2],
+            pairs: 15,
+            min_ms: 20.0,
+            max_spread: 0.05,
+            max_rounds: 3,
+            build_timeout: Duration::from_secs(300),
+            check_timeout: Duration::from_secs(120),
+            time_timeout: Duration::from_secs(300),
+        }
+    }
+}
+
+impl EvalOptions {
+    pub fn config_hash(&self) -> String {
+        let v = serde_json::to_vec(self).expect("options serialise");
+        hex::encode(&Sha256::digest(&v)[..8])
+    }
+}
+
+pub struct Evaluator {
+    pub engine: Engine,
+    pub paths: Paths,
+    pub opts: EvalOptions,
+    counter: AtomicU64,
+}
+
+/// What one evaluation spent inside TVM (for the overhead figure).
+#[derive(Default)]
+struct Clock {
+    tvm_s: f64,
+    stages: Vec<result::StageTime>,
+}
+
+impl Clock {
+    fn add(&mut self, stage: &str, out: &crate::engine::JobOutput) {
+        let tvm_s = out.result["tvm_s"].as_f64().unwrap_or(0.0);
+        self.tvm_s += tvm_s;
+        self.stages.push(result::StageTime { stage: stage.to_string(), wall_s: out.wall_s, worker_s: out.result["worker_s"].as_f64().unwrap_or(0.0), tvm_s });
+    }
+}
+
+impl Evaluator {
+    pub fn new(engine: Engine, paths: Paths, opts: EvalOptions) -> Self {
+        Self { engine, paths, opts, counter: AtomicU64::new(0) }
+    }
+
+    fn artifact_path(&self, stem: &str) -> PathBuf {
+        let n = self.counter.fetch_add(1, Ordering::Relaxed);
+        self.paths.artifacts().join(format!("{stem}-{}-{n}.so", std::process::id()))
+    }
+
+    fn build_job(&self, task: &Task, source: &str, artifact: &std::path::Path) -> Result<Job, Failure> {
+        let spec = task.reference_meta().map_err(|e| Failure::new(FailureClass::Task, format!("{e:#}")))?;
+        Ok(Job::new(
+            "build",
+            json!({"source": source, "target": self.opts.target, "artifact": artifact, "args_spec": spec.args}),
+            self.opts.build_timeout,
+        ))
+    }
+
+    /// The baseline's built module, built once per (task, target, TVM) and cached.
+    pub async fn baseline_artifact(&self, task: &Task) -> Result<PathBuf, Failure> {
+        let mut clock = Clock::default();
+        self.baseline_artifact_timed(task, &mut clock).await
+    }
+
+    async fn baseline_artifact_timed(&self, task: &Task, clock: &mut Clock) -> Result<PathBuf, Failure> {
+        let task_err = |e: anyhow::Error| Failure::new(FailureClass::Task, format!("{e:#}"));
+        let key = {
+            let mut h = Sha256::new();
+            h.update(task.content_hash().map_err(task_err)?.as_bytes());
+            h.update(self.opts.target.to_string().as_bytes());
+            h.update(crate::engine::pyenv::REQUIREMENTS.as_bytes());
+            hex::encode(&h.finalize()[..10])
+        };
+        let dir = self.paths.baseline_cache();
+        std::fs::create_dir_all(&dir).map_err(|e| Failure::new(FailureClass::Internal, format!("cannot create {}: {e}", dir.display())))?;
+        let path = dir.join(format!("{}-{key}.so", task.id()));
+        if path.exists() {
+            return Ok(path);
+        }
+        let tmp = self.artifact_path("baseline");
+        let source = task.reference_text().map_err(task_err)?;
+        let out = self.engine.run(self.build_job(task, &source, &tmp)?).await.map_err(|mut f| {
+            f.message = format!("the task's reference does not build, so there is no baseline: {}", f.message);
+            f
+        })?;
+        clock.add("baseline_build", &out);
+        std::fs::rename(&tmp, &path).map_err(|e| Failure::new(FailureClass::Internal, format!("cannot store the baseline: {e}")))?;
+        Ok(path)
+    }
+
+    pub async fn evaluate(&self, task: &Task, source: &str) -> EvalResult {
+        let started = Instant::now();
+        let mut clock = Clock::default();
+        let mut r = self.empty_result(task, source);
+        let artifact = self.artifact_path("cand");
+        let outcome = self.evaluate_into(task, source, &artifact, &mut r, &mut clock).await;
+        let _ = std::fs::remove_file(&artifact);
+        if let Err(f) = outcome {
+            r.failure_class = Some(f.class);
+            r.failure = Some(f);
+        }
+        r.wall_s = started.elapsed().as_secs_f64();
+        r.engine_overhead_s = (r.wall_s - clock.tvm_s).max(0.0);
+        r.stages = clock.stages;
+        r
+    }
+
+    async fn evaluate_into(&self, task: &Task, source: &str, artifact: &std::path::Path, r: &mut EvalResult, clock: &mut Clock) -> Result<(), Failure> {
+        let spec = task.reference_meta().map_err(|e| Failure::new(FailureClass::Task, format!("{e:#}")))?.clone();
+        // 1. Legality and build, off the clock.
+        let built = self.engine.run(self.build_job(task, source, artifact)?).await?;
+        clock.add("build", &built);
+        r.compile_ok = true;
+        r.compile_s = built.result["compile_s"].as_f64();
+        // 2. Correctness on every seed.
+        let tol = task.meta.tolerance;
+        let check = Job::new(
+            "check",
+            json!({"artifact": artifact, "args_spec": spec.args, "outputs_dir": task.outputs_dir(), "seeds": self.opts.seeds, "atol": tol.atol, "rtol": tol.rtol}),
+            self.opts.check_timeout,
+        );
+        let checked = self.engine.run(check).await?;
+        clock.add("check", &checked);
+        r.seeds = serde_json::from_value(checked.result["seeds"].clone()).unwrap_or_default();
+        r.max_errors = r.seeds.iter().map(|s| s.max_abs_err).collect();
+        r.correct = checked.result["correct"].as_bool() == Some(true);
+        if !r.correct {
+            let msg = checked.result["failure"]["message"].as_str().unwrap_or("outputs differ from the reference").to_string();
+            return Err(Failure::new(FailureClass::NumericMismatch, msg).at("check"));
+        }
+        // 3. Paired timing against the baseline, with the device to itself.
+        let baseline = self.baseline_artifact_timed(task, clock).await?;
+        let order_seed = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos() as u64).unwrap_or(0);
+        let time = Job::new(
+            "time",
+            json!({
+                "baseline_artifact": baseline, "candidate_artifact": artifact, "args_spec": spec.args,
+                "seed": self.opts.seeds.first().copied().unwrap_or(0), "pairs": self.opts.pairs, "min_ms": self.opts.min_ms,
+                "max_spread": self.opts.max_spread, "max_rounds": self.opts.max_rounds, "order_seed": order_seed % (1 << 53),
+            }),
+            self.opts.time_timeout,
+        )
+        .exclusive();
+        let timed = self.engine.run(time).await?;
+        let t = &timed.result;
+        clock.add("time", &timed);
+        r.candidate_ms = t["candidate_ms"].as_f64();
+        r.baseline_ms = t["baseline_ms"].as_f64();
+        r.speedup_median = t["speedup_median"].as_f64();
+        r.spread = t["spread"].as_f64();
+        r.timing_valid = t["timing_valid"].as_bool() == Some(true);
+        r.sample_list = serde_json::from_value(t["samples"].clone()).unwrap_or_default();
+        r.samples = r.sample_list.len() as u32;
+        r.timing_rounds = t["rounds"].as_u64().unwrap_or(0) as u32;
+        Ok(())
+    }
+
+    fn empty_result(&self, task: &Task, source: &str) -> EvalResult {
+        let config = serde_json::to_value(&self.opts).unwrap_or(Value::Null);
+        EvalResult {
+            task: task.id().to_string(),
+            candidate_sha256: hex::encode(Sha256::digest(source.as_bytes())),
+            compile_ok: false,
+            correct: false,
+            seeds: vec![],
+            max_errors: vec![],
+            failure_class: None,
+            failure: None,
+            candidate_ms: None,
+            baseline_ms: None,
+            speedup_median: None,
+            timing_valid: false,
+            spread: None,
+            samples: 0,
+            sample_list: vec![],
+            timing_rounds: 0,
+            compile_s: None,
+            wall_s: 0.0,
+            engine_overhead_s: 0.0,
+            stages: vec![],
+            manifest: Manifest {
+                kwb_version: env!("CARGO_PKG_VERSION").to_string(),
+                protocol: crate::engine::protocol::PROTOCOL_VERSION,
+                versions: self.engine.versions(),
+                target: self.opts.target.clone(),
+                device: self.opts.device.clone(),
+                baseline: BASELINE_DEFAULT.to_string(),
+                task_hash: task.content_hash().unwrap_or_default(),
+                config_hash: self.opts.config_hash(),
+                config,
+                created_unix_s: std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0),
+            },
+        }
+    }
+}

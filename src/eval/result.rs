@@ -1,0 +1,85 @@
+//! What an evaluation reports: the JSON a person, a script or the benchmark reads.
+
+use crate::failure::{Failure, FailureClass};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct SeedResult {
+    pub seed: u32,
+    pub ok: bool,
+    pub max_abs_err: Option<f64>,
+    pub max_rel_err: Option<f64>,
+    #[serde(default)]
+    pub message: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Sample {
+    pub baseline_ms: f64,
+    pub candidate_ms: f64,
+    pub ratio: f64,
+    pub first: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct StageTime {
+    pub stage: String,
+    /// As kwb saw it (IPC included).
+    pub wall_s: f64,
+    /// Inside the worker's handler.
+    pub worker_s: f64,
+    /// Inside TVM builds and measured runs.
+    pub tvm_s: f64,
+}
+
+/// Versions, target, device, budgets and a hash of everything that shaped the result.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Manifest {
+    pub kwb_version: String,
+    pub protocol: u32,
+    pub versions: Value,
+    pub target: Value,
+    pub device: String,
+    pub baseline: String,
+    pub task_hash: String,
+    pub config_hash: String,
+    pub config: Value,
+    pub created_unix_s: u64,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct EvalResult {
+    pub task: String,
+    pub candidate_sha256: String,
+    pub compile_ok: bool,
+    pub correct: bool,
+    pub seeds: Vec<SeedResult>,
+    /// Per-seed maximum absolute error (null where the output could not be compared).
+    pub max_errors: Vec<Option<f64>>,
+    pub failure_class: Option<FailureClass>,
+    pub failure: Option<Failure>,
+    pub candidate_ms: Option<f64>,
+    pub baseline_ms: Option<f64>,
+    pub speedup_median: Option<f64>,
+    pub timing_valid: bool,
+    /// Interquartile range of the per-pair ratios over their median.
+    pub spread: Option<f64>,
+    /// Number of paired measurements behind the speedup.
+    pub samples: u32,
+    pub sample_list: Vec<Sample>,
+    pub timing_rounds: u32,
+    pub compile_s: Option<f64>,
+    pub wall_s: f64,
+    /// Wall time outside TVM's build and the measured runs: kwb, IPC, worker.
+    pub engine_overhead_s: f64,
+    /// Where the time went, per engine job.
+    pub stages: Vec<StageTime>,
+    pub manifest: Manifest,
+}
+
+impl EvalResult {
+    pub fn failed(&self) -> bool {
+        self.failure.is_some()
+    }
+}

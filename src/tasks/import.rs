@@ -1,0 +1,142 @@
+//! `kwb tasks import`: a KernelBench-format PyTorch file becomes a task.
+//! The worker (with PyTorch) writes the reference into a scratch folder; only
+//! a complete import is copied into the task directory, so a failed one
+//! leaves nothing half-written behind.
+
+use super::meta::{TaskMeta, Tolerance};
+use crate::engine::{Engine, Job};
+use crate::failure::Failure;
+use crate::paths::Paths;
+use anyhow::{Context, Result, bail};
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+#[derive(Debug, Clone)]
+pub struct ImportRequest {
+    pub model: PathBuf,
+    pub dest: PathBuf,
+    pub id: String,
+    pub level: u8,
+    pub domains: Vec<String>,
+    pub overrides: BTreeMap<String, String>,
+    pub max_bytes: u64,
+    pub target: Value,
+}
+
+#[derive(Debug, serde::Serialize)]
+pub struct ImportReport {
+    pub id: String,
+    pub dest: PathBuf,
+    pub tvm_matches_torch: bool,
+    pub max_abs_err: Vec<Option<f64>>,
+    pub message: String,
+}
+
+/// Derives a task id from a file name: `19_ReLU.py` -> `relu_19`-ish, lower-case.
+pub fn id_from_path(path: &Path) -> String {
+    let stem = path.file_stem().map(|s| s.to_string_lossy().to_lowercase()).unwrap_or_default();
+    let stem = if stem == "model" { path.parent().and_then(|p| p.file_name()).map(|s| s.to_string_lossy().to_lowercase()).unwrap_or(stem) } else { stem };
+    let mut id: String = stem.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect();
+    while id.contains("__") {
+        id = id.replace("__", "_");
+    }
+    id.trim_matches('_').to_string()
+}
+
+pub async fn import_one(engine: &Engine, paths: &Paths, req: &ImportRequest) -> Result<ImportReport, Failure> {
+    let internal = |e: anyhow::Error| Failure::new(crate::failure::FailureClass::Internal, format!("{e:#}"));
+    let existing = req.dest.join("task.toml");
+    let meta = if existing.exists() {
+        let text = std::fs::read_to_string(&existing).map_err(|e| internal(e.into()))?;
+        toml::from_str::<TaskMeta>(&text).map_err(|e| internal(anyhow::anyhow!("{}: {}", existing.display(), e)))?
+    } else {
+        TaskMeta {
+            id: req.id.clone(),
+            level: req.level,
+            domains: req.domains.clone(),
+            dtype: "float32".into(),
+            title: String::new(),
+            tolerance: Tolerance::for_dtype("float32"),
+            overrides: req.overrides.iter().map(|(k, v)| (k.clone(), guess_toml(v))).collect(),
+            inits: BTreeMap::new(),
+        }
+    };
+    let problems = meta.problems();
+    if !problems.is_empty() {
+        return Err(internal(anyhow::anyhow!("task metadata: {}", problems.join("; "))));
+    }
+    let mut overrides: BTreeMap<String, Value> = meta.overrides.iter().map(|(k, v)| (k.clone(), serde_json::to_value(v).unwrap_or(Value::Null))).collect();
+    for (k, v) in &req.overrides {
+        overrides.insert(k.clone(), serde_json::to_value(guess_toml(v)).unwrap_or(Value::Null));
+    }
+    let inits: BTreeMap<String, Value> = meta.inits.iter().map(|(k, v)| (k.clone(), serde_json::to_value(v).unwrap_or(Value::Null))).collect();
+    let scratch = paths.scratch().join(format!("import-{}-{}", req.id, std::process::id()));
+    let _ = std::fs::remove_dir_all(&scratch);
+    std::fs::create_dir_all(&scratch).map_err(|e| internal(e.into()))?;
+    let model = std::fs::canonicalize(&req.model).map_err(|e| internal(anyhow::anyhow!("{}: {e}", req.model.display())))?;
+    let job = Job::new(
+        "import_task",
+        json!({"model_path": model, "out_dir": scratch, "overrides": overrides, "inits": inits, "max_bytes": req.max_bytes,
+               "atol": meta.tolerance.atol, "rtol": meta.tolerance.rtol, "target": req.target}),
+        Duration::from_secs(600),
+    );
+    let out = engine.run(job).await;
+    let out = match out {
+        Ok(o) => o,
+        Err(f) => {
+            let _ = std::fs::remove_dir_all(&scratch);
+            return Err(f);
+        }
+    };
+    let r = &out.result;
+    let seeds = r["seeds"].as_array().cloned().unwrap_or_default();
+    let max_abs_err: Vec<Option<f64>> = seeds.iter().map(|s| s["max_abs_err"].as_f64()).collect();
+    let matches = r["tvm_matches_torch"].as_bool() == Some(true);
+    if !matches {
+        let detail: Vec<String> = seeds.iter().filter(|s| s["ok"] != true).map(|s| format!("seed {}: {}", s["seed"], s["message"].as_str().unwrap_or(""))).collect();
+        let _ = std::fs::remove_dir_all(&scratch);
+        return Err(Failure::new(
+            crate::failure::FailureClass::NumericMismatch,
+            format!("TVM's Relax module differs from PyTorch beyond the tolerance (atol {} x rms, rtol {}): {}. Fix the conversion, or state a justified tolerance in task.toml and import again", meta.tolerance.atol, meta.tolerance.rtol, detail.join("; ")),
+        )
+        .at("import"));
+    }
+    install(&scratch, &req.dest, &model, &meta).map_err(internal)?;
+    let _ = std::fs::remove_dir_all(&scratch);
+    Ok(ImportReport { id: meta.id.clone(), dest: req.dest.clone(), tvm_matches_torch: matches, max_abs_err, message: "imported".into() })
+}
+
+fn install(scratch: &Path, dest: &Path, model: &Path, meta: &TaskMeta) -> Result<()> {
+    std::fs::create_dir_all(dest.join("outputs")).with_context(|| format!("cannot create {}", dest.display()))?;
+    let dest_model = dest.join("model.py");
+    if std::fs::canonicalize(&dest_model).ok().as_deref() != Some(model) {
+        std::fs::copy(model, &dest_model)?;
+    }
+    for seed in 0..3 {
+        let name = format!("seed{seed}.npz");
+        std::fs::copy(scratch.join("outputs").join(&name), dest.join("outputs").join(&name))?;
+    }
+    std::fs::copy(scratch.join("reference.py"), dest.join("reference.py"))?;
+    std::fs::copy(scratch.join("reference.json"), dest.join("reference.json"))?;
+    if !dest.join("task.toml").exists() {
+        std::fs::write(dest.join("task.toml"), toml::to_string_pretty(meta)?)?;
+    }
+    if !dest.join("reference.json").exists() {
+        bail!("import wrote no reference.json");
+    }
+    Ok(())
+}
+
+fn guess_toml(v: &str) -> toml::Value {
+    if let Ok(i) = v.parse::<i64>() {
+        toml::Value::Integer(i)
+    } else if let Ok(f) = v.parse::<f64>() {
+        toml::Value::Float(f)
+    } else if v == "true" || v == "false" {
+        toml::Value::Boolean(v == "true")
+    } else {
+        toml::Value::String(v.to_string())
+    }
+}
