@@ -112,42 +112,51 @@ async fn bench(ctx: &Ctx, suite: &str, repeats: usize) -> Result<ExitCode> {
         ev.baseline_artifact(t).await.map_err(|f| anyhow::anyhow!("{}: {f}", t.id()))?;
     }
     println!("engine overhead per evaluation (kwb + IPC + worker, outside TVM builds and measured runs)");
-    println!("{:<24} {:>9} {:>10} {:>12} {:>9}", "task", "wall s", "TVM s", "overhead ms", "share");
+    println!("first: a task's first evaluation in this engine (inputs generated, references loaded); then: the next ones");
+    println!("{:<24} {:>6} {:>9} {:>10} {:>12} {:>9}", "task", "", "wall s", "TVM s", "overhead ms", "share");
     let mut overheads = Vec::new();
     let mut shares = Vec::new();
     for t in &tasks {
         let source = t.reference_text()?;
-        let r = ev.evaluate(t, &source).await;
-        if let Some(f) = &r.failure {
-            anyhow::bail!("{}: the reference failed: {f}", t.id());
+        for round in 0..3 {
+            let r = ev.evaluate(t, &source).await;
+            if let Some(f) = &r.failure {
+                anyhow::bail!("{}: the reference failed: {f}", t.id());
+            }
+            let share = r.engine_overhead_s / r.wall_s;
+            let label = if round == 0 { "first" } else { "then" };
+            println!("{:<24} {:>6} {:>9.3} {:>10.3} {:>12.2} {:>8.2}%", t.id(), label, r.wall_s, r.wall_s - r.engine_overhead_s, r.engine_overhead_s * 1e3, share * 100.0);
+            if round > 0 {
+                overheads.push(r.engine_overhead_s * 1e3);
+                shares.push(share);
+            }
         }
-        let share = r.engine_overhead_s / r.wall_s;
-        println!("{:<24} {:>9.3} {:>10.3} {:>12.2} {:>8.2}%", t.id(), r.wall_s, r.wall_s - r.engine_overhead_s, r.engine_overhead_s * 1e3, share * 100.0);
-        overheads.push(r.engine_overhead_s * 1e3);
-        shares.push(share);
     }
     let worst_ms = overheads.iter().cloned().fold(0.0, f64::max);
     let worst_share = shares.iter().cloned().fold(0.0, f64::max);
     println!(
-        "overhead: median {:.2} ms, worst {:.2} ms (target <= 20 ms); worst share {:.2}% of an evaluation's wall time (target <= 5%): {}",
+        "overhead after the first evaluation: median {:.2} ms, worst {:.2} ms (target <= 20 ms); worst share {:.2}% of an evaluation's wall time (target <= 5%): {}",
         median(&mut overheads.clone()),
         worst_ms,
         worst_share * 100.0,
         if worst_ms <= 20.0 && worst_share <= 0.05 { "PASS" } else { "FAIL" }
     );
-    let t = tasks[0];
-    let source = t.reference_text()?;
-    println!("\ntiming stability: {} evaluations of {}'s reference against itself", repeats, t.id());
-    let mut speedups = Vec::new();
-    for i in 0..repeats {
-        let r = ev.evaluate(t, &source).await;
-        let x = r.speedup_median.unwrap_or(f64::NAN);
-        println!("  run {}: speedup {:.4}x, spread {:.2}%, {}", i + 1, x, r.spread.unwrap_or(f64::NAN) * 100.0, if r.timing_valid { "valid" } else { "invalid" });
-        speedups.push(x);
+    let mut all_within = true;
+    for t in &tasks {
+        let source = t.reference_text()?;
+        println!("\ntiming stability: {} evaluations of {}'s reference against itself", repeats, t.id());
+        let mut speedups = Vec::new();
+        for i in 0..repeats {
+            let r = ev.evaluate(t, &source).await;
+            let x = r.speedup_median.unwrap_or(f64::NAN);
+            println!("  run {}: speedup {:.4}x +/- {:.2}% ({} pairs, spread {:.2}%), {}", i + 1, x, r.ci.unwrap_or(f64::NAN) * 100.0, r.samples, r.spread.unwrap_or(f64::NAN) * 100.0, if r.timing_valid { "valid" } else { "invalid" });
+            speedups.push(x);
+        }
+        let within = speedups.iter().all(|x| (x - 1.0).abs() <= 0.03);
+        all_within &= within;
+        println!("  {}: median {:.4}x, range {:.4}..{:.4} (target: every run within 1.00 +/- 0.03): {}", t.id(), median(&mut speedups.clone()),
+            speedups.iter().cloned().fold(f64::INFINITY, f64::min), speedups.iter().cloned().fold(0.0, f64::max), if within { "PASS" } else { "FAIL" });
     }
-    let med = median(&mut speedups.clone());
-    let within = speedups.iter().all(|x| (x - 1.0).abs() <= 0.03);
-    println!("stability: median {:.4}x, range {:.4}..{:.4} (target: all within 1.00 +/- 0.03): {}", med,
-        speedups.iter().cloned().fold(f64::INFINITY, f64::min), speedups.iter().cloned().fold(0.0, f64::max), if within { "PASS" } else { "FAIL" });
+    println!("stability over the suite: {}", if all_within { "PASS" } else { "FAIL" });
     Ok(ExitCode::SUCCESS)
 }

@@ -60,7 +60,8 @@ pub fn summary(r: &EvalResult, label: &str) -> String {
     }
     if let (Some(c), Some(b), Some(x)) = (r.candidate_ms, r.baseline_ms, r.speedup_median) {
         s += &format!(
-            "  timing    candidate {c:.3} ms  baseline {b:.3} ms  speedup {x:.3}x  ({} pairs, spread {:.1}%, {})\n",
+            "  timing    candidate {c:.3} ms  baseline {b:.3} ms  speedup {x:.3}x +/- {:.1}%  ({} pairs, spread {:.1}%, {})\n",
+            r.ci.unwrap_or(0.0) * 100.0,
             r.samples,
             r.spread.unwrap_or(0.0) * 100.0,
             if r.timing_valid { "valid" } else { "INVALID: too noisy" }

@@ -26,8 +26,12 @@ pub struct EvalOptions {
     pub pairs: u32,
     /// Each measurement repeats the program until it lasts at least this long.
     pub min_ms: f64,
-    /// Timing is valid when IQR/median of the ratios is at most this.
-    pub max_spread: f64,
+    /// Each side of a pair is the fastest of this many measurements.
+    pub repeat: u32,
+    /// Timing is valid when the ~95% confidence interval of the median ratio
+    /// (1.57 * IQR / sqrt(n), relative) is at most this; rounds of `pairs`
+    /// are added until it is, up to `max_rounds`.
+    pub max_ci: f64,
     pub max_rounds: u32,
     #[serde(skip)]
     pub build_timeout: Duration,
@@ -44,9 +48,10 @@ impl Default for EvalOptions {
             device: "local-cpu".into(),
             seeds: vec![0, 1, 2],
             pairs: 15,
-            min_ms: 20.0,
-            max_spread: 0.05,
-            max_rounds: 3,
+            min_ms: 10.0,
+            repeat: 3,
+            max_ci: 0.01,
+            max_rounds: 4,
             build_timeout: Duration::from_secs(300),
             check_timeout: Duration::from_secs(120),
             time_timeout: Duration::from_secs(300),
@@ -182,7 +187,7 @@ impl Evaluator {
             json!({
                 "baseline_artifact": baseline, "candidate_artifact": artifact, "args_spec": spec.args,
                 "seed": self.opts.seeds.first().copied().unwrap_or(0), "pairs": self.opts.pairs, "min_ms": self.opts.min_ms,
-                "max_spread": self.opts.max_spread, "max_rounds": self.opts.max_rounds, "order_seed": order_seed % (1 << 53),
+                "repeat": self.opts.repeat, "max_ci": self.opts.max_ci, "max_rounds": self.opts.max_rounds, "order_seed": order_seed % (1 << 53),
             }),
             self.opts.time_timeout,
         )
@@ -194,6 +199,11 @@ impl Evaluator {
         r.baseline_ms = t["baseline_ms"].as_f64();
         r.speedup_median = t["speedup_median"].as_f64();
         r.spread = t["spread"].as_f64();
+        r.ci = t["ci"].as_f64();
+        if let Some(m) = t["inputs_mutated"].as_array().filter(|m| !m.is_empty()) {
+            r.timing_valid = false;
+            return Err(Failure::new(FailureClass::NumericMismatch, format!("the candidate wrote to its inputs {m:?} while being timed")).at("time"));
+        }
         r.timing_valid = t["timing_valid"].as_bool() == Some(true);
         r.sample_list = serde_json::from_value(t["samples"].clone()).unwrap_or_default();
         r.samples = r.sample_list.len() as u32;
@@ -217,6 +227,7 @@ impl Evaluator {
             speedup_median: None,
             timing_valid: false,
             spread: None,
+            ci: None,
             samples: 0,
             sample_list: vec![],
             timing_rounds: 0,

@@ -65,6 +65,8 @@ pub struct EvalResult {
     pub timing_valid: bool,
     /// Interquartile range of the per-pair ratios over their median.
     pub spread: Option<f64>,
+    /// Relative half-width of the ~95% confidence interval of the median ratio.
+    pub ci: Option<f64>,
     /// Number of paired measurements behind the speedup.
     pub samples: u32,
     pub sample_list: Vec<Sample>,

@@ -14,8 +14,8 @@ class Model(nn.Module):
 
 batch_size = 1
 channels = 64
-height = 128
-width = 128
+height = 56
+width = 56
 
 
 def get_inputs():

@@ -4,10 +4,10 @@
 @I.ir_module
 class Module:
     @R.function
-    def main(x: R.Tensor((1, 64, 128, 128), dtype="float32")) -> R.Tuple(R.Tensor((1, 64, 128, 128), dtype="float32")):
+    def main(x: R.Tensor((1, 64, 56, 56), dtype="float32")) -> R.Tuple(R.Tensor((1, 64, 56, 56), dtype="float32")):
         R.func_attr({"num_input": 1})
         with R.dataflow():
-            lv: R.Tensor((1, 64, 128, 128), dtype="float32") = R.nn.relu(x)
-            gv: R.Tuple(R.Tensor((1, 64, 128, 128), dtype="float32")) = (lv,)
+            lv: R.Tensor((1, 64, 56, 56), dtype="float32") = R.nn.relu(x)
+            gv: R.Tuple(R.Tensor((1, 64, 56, 56), dtype="float32")) = (lv,)
             R.output(gv)
         return gv

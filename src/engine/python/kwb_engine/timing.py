@@ -2,7 +2,8 @@
 
 Both modules are loaded into one process and measured in one session on the
 same inputs (each gets its own copy). After a warm-up, each pair times the
-baseline and the candidate back to back in a random order; the speedup is the
+baseline and the candidate back to back in a random order (each side: the
+fastest of `repeat` measurements of `number` runs); the speedup is the
 median of the per-pair ratios baseline/candidate, which cancels slow drifts
 of the machine that a difference of two medians would not. A round counts
 only if the ratios' spread (interquartile range over the median) is within
@@ -25,19 +26,34 @@ def _spread(ratios):
     return float((q75 - q25) / q50) if q50 > 0 else float("inf")
 
 
+def _median_ci(ratios):
+    """Half-width of the ~95% confidence interval of the median, relative to
+    it (the box-plot notch: 1.57 * IQR / sqrt(n))."""
+    q25, q50, q75 = np.percentile(ratios, [25, 50, 75])
+    if q50 <= 0:
+        return float("inf")
+    return float(1.57 * (q75 - q25) / math.sqrt(len(ratios)) / q50)
+
+
 def paired(args):
     """Job `time`: {baseline_artifact, candidate_artifact, args_spec, ...}."""
     dev = tvm.cpu()
     pairs = int(args.get("pairs", 15))
-    min_ms = float(args.get("min_ms", 20.0))
+    min_ms = float(args.get("min_ms", 10.0))
+    repeat = int(args.get("repeat", 3))
     warmup = int(args.get("warmup", 2))
-    max_spread = float(args.get("max_spread", 0.05))
-    max_rounds = int(args.get("max_rounds", 3))
+    max_ci = float(args.get("max_ci", 0.01))
+    max_rounds = int(args.get("max_rounds", 4))
     order_rng = random.Random(args.get("order_seed", 0))
 
     vms = {"baseline": load_vm(args["baseline_artifact"]), "candidate": load_vm(args["candidate_artifact"])}
     host = gen.cached_args(int(args.get("seed", 0)), args["args_spec"])
-    dev_args = {k: [tvm.runtime.tensor(a.copy(), dev) for a in host] for k in vms}
+    # Both sides read the very same input buffers: where a buffer lands in
+    # memory can change a kernel's speed by 10% or more (cache-set conflicts),
+    # and that must not be credited to either side. Inputs are compared with
+    # their originals afterwards, so a candidate that writes to them is caught.
+    shared = [tvm.runtime.tensor(a.copy(), dev) for a in host]
+    dev_args = {"baseline": shared, "candidate": shared}
 
     measured_s = 0.0
     # Warm-up, then a first estimate of one run's time to size `number` so
@@ -50,18 +66,21 @@ def paired(args):
         probe = vm.time_evaluator("main", dev, number=1, repeat=3)(*dev_args[k])
         measured_s += time.perf_counter() - t
         number[k] = max(1, math.ceil(min_ms / 1e3 / max(min(probe.results), 1e-7)))
-    evaluators = {k: vms[k].time_evaluator("main", dev, number=number[k], repeat=1) for k in vms}
+    evaluators = {k: vms[k].time_evaluator("main", dev, number=number[k], repeat=repeat) for k in vms}
 
-    rounds = []
-    for _ in range(max_rounds):
-        samples = []
+    samples = []
+    rounds = 0
+    while rounds < max_rounds:
+        rounds += 1
         for _ in range(pairs):
             order = ["baseline", "candidate"]
             order_rng.shuffle(order)
             ms = {}
             for k in order:
                 t = time.perf_counter()
-                ms[k] = evaluators[k](*dev_args[k]).mean * 1e3
+                # The fastest of a few back-to-back repeats: interference from
+                # the rest of the machine only ever adds time.
+                ms[k] = min(evaluators[k](*dev_args[k]).results) * 1e3
                 measured_s += time.perf_counter() - t
             samples.append({
                 "baseline_ms": ms["baseline"],
@@ -69,22 +88,24 @@ def paired(args):
                 "ratio": ms["baseline"] / ms["candidate"] if ms["candidate"] > 0 else float("inf"),
                 "first": order[0],
             })
-        ratios = [s["ratio"] for s in samples]
+        ratios = [x["ratio"] for x in samples]
         spread = _spread(ratios)
-        rounds.append({"samples": samples, "spread": spread})
-        if spread <= max_spread:
+        ci = _median_ci(ratios)
+        if ci <= max_ci:
             break
-    last = rounds[-1]
-    samples = last["samples"]
+    mutated = [i for i, (a, d) in enumerate(zip(host, shared)) if not np.array_equal(a, d.numpy(), equal_nan=True)]
     return {
+        "inputs_mutated": mutated,
         "baseline_ms": float(np.median([s["baseline_ms"] for s in samples])),
         "candidate_ms": float(np.median([s["candidate_ms"] for s in samples])),
         "speedup_median": float(np.median([s["ratio"] for s in samples])),
-        "spread": last["spread"],
-        "max_spread": max_spread,
-        "timing_valid": last["spread"] <= max_spread,
-        "rounds": len(rounds),
+        "spread": spread,
+        "ci": ci,
+        "max_ci": max_ci,
+        "timing_valid": ci <= max_ci and not mutated,
+        "rounds": rounds,
         "number": number,
+        "repeat": repeat,
         "samples": samples,
         "tvm_s": measured_s,
     }
