@@ -79,3 +79,48 @@ pub fn table(results: &[EvalResult], agent: &str, baseline: &str) -> String {
     }
     s
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::failure::FailureClass;
+
+    fn result(correct: bool, valid: bool, speedup: Option<f64>) -> EvalResult {
+        let mut r: EvalResult = serde_json::from_value(serde_json::json!({
+            "task": "t", "candidate_sha256": "0", "compile_ok": true, "correct": correct, "seeds": [], "max_errors": [],
+            "failure_class": null, "failure": null, "candidate_ms": null, "baseline_ms": null, "speedup_median": speedup,
+            "timing_valid": valid, "spread": null, "ci": null, "samples": 0, "sample_list": [], "timing_rounds": 0,
+            "compile_s": null, "wall_s": 0.0, "engine_overhead_s": 0.0, "stages": [],
+            "manifest": {"kwb_version": "0", "protocol": 1, "versions": null, "target": null, "device": "d", "baseline": "b",
+                         "task_hash": "", "config_hash": "", "config": null, "created_unix_s": 0}
+        }))
+        .unwrap();
+        if !correct {
+            r.failure_class = Some(FailureClass::NumericMismatch);
+        }
+        r
+    }
+
+    #[test]
+    fn fast_p_counts_all_tasks_and_needs_valid_timing() {
+        let rs = vec![
+            result(true, true, Some(2.5)),
+            result(true, true, Some(1.2)),
+            result(true, false, Some(3.0)), // invalid timing never counts
+            result(false, false, None),
+        ];
+        assert_eq!(fast_p(&rs, 1.0), 0.5);
+        assert_eq!(fast_p(&rs, 2.0), 0.25);
+        let a = aggregate(&rs);
+        assert_eq!(a.correct_at_1, 0.75);
+        assert_eq!(a.failure_classes.get("numeric_mismatch"), Some(&1));
+    }
+
+    #[test]
+    fn geomean_keeps_slowdowns() {
+        let rs = vec![result(true, true, Some(4.0)), result(true, true, Some(0.25))];
+        let g = aggregate(&rs).geomean_speedup.unwrap();
+        assert!((g - 1.0).abs() < 1e-12, "{g}");
+        assert!(aggregate(&[result(false, false, None)]).geomean_speedup.is_none());
+    }
+}

@@ -96,6 +96,7 @@ impl Ctx {
         let env = tokio::task::spawn_blocking(move || pyenv::ensure(&paths, with_torch, false)).await??;
         let engine = Engine::new(EngineConfig {
             env,
+            device_lock_file: self.paths.data.join("device-local-cpu.lock"),
             scratch: self.paths.scratch(),
             max_workers: self.workers.max(1),
             limits: Limits::default(),

@@ -21,6 +21,8 @@ use tokio_util::sync::CancellationToken;
 #[derive(Debug, Clone)]
 pub struct EngineConfig {
     pub env: PythonEnv,
+    /// File that other kwb processes timing on the same device also lock.
+    pub device_lock_file: PathBuf,
     pub scratch: PathBuf,
     pub max_workers: usize,
     pub limits: Limits,
@@ -151,6 +153,9 @@ impl Engine {
         } else {
             _shared = Some(self.inner.device.read().await);
         }
+        // The same rule across processes: a second kwb (or a test binary)
+        // timing on this device waits for our builds, and ours for its timing.
+        let _device_file = lock_device_file(self.inner.cfg.device_lock_file.clone(), job.exclusive).await?;
         let idle = self.inner.idle.lock().unwrap().pop();
         let mut worker = match idle {
             Some(w) => w,
@@ -243,6 +248,17 @@ impl Engine {
     pub fn shutdown(&self) {
         self.inner.idle.lock().unwrap().clear();
     }
+}
+
+async fn lock_device_file(path: PathBuf, exclusive: bool) -> Result<std::fs::File, Failure> {
+    tokio::task::spawn_blocking(move || {
+        let file = std::fs::OpenOptions::new().create(true).truncate(false).write(true).open(&path)?;
+        if exclusive { file.lock()? } else { file.lock_shared()? }
+        Ok::<_, std::io::Error>(file)
+    })
+    .await
+    .map_err(|e| Failure::new(FailureClass::Internal, format!("device lock: {e}")))?
+    .map_err(|e| Failure::new(FailureClass::Internal, format!("cannot lock the device: {e}")))
 }
 
 fn with_cpu_limit(mut args: Value, cpu_s: f64) -> Value {

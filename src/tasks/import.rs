@@ -140,3 +140,22 @@ fn guess_toml(v: &str) -> toml::Value {
         toml::Value::String(v.to_string())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_come_from_file_or_folder_names() {
+        assert_eq!(id_from_path(Path::new("KernelBench/level1/19_ReLU.py")), "19_relu");
+        assert_eq!(id_from_path(Path::new("tasks/l1/matmul_256/model.py")), "matmul_256");
+        assert_eq!(id_from_path(Path::new("a--b  c.py")), "a_b_c");
+    }
+
+    #[test]
+    fn set_values_keep_their_type() {
+        assert_eq!(guess_toml("16"), toml::Value::Integer(16));
+        assert_eq!(guess_toml("0.5"), toml::Value::Float(0.5));
+        assert_eq!(guess_toml("relu"), toml::Value::String("relu".into()));
+    }
+}

@@ -4,6 +4,7 @@ The artifact is a shared library (Relax VM executable) written with
 export_library, so correctness and timing can load it in any worker.
 """
 
+import re
 import time
 
 import tvm
@@ -25,7 +26,8 @@ def parse_module(text):
     except SyntaxError as e:
         raise JobError(errors.SYNTAX_API, f"syntax error: {e.msg}", "parse", e.lineno, e.offset)
     except tvm.error.DiagnosticError as e:
-        msg = str(e)
+        # "In ir.Op(span=None, ..., name="relax.add", ...)," -> "In relax.add,"
+        msg = re.sub(r'ir\.Op\(.*?name="([^"]+)".*?support_level=\d+\)', r"\1", str(e))
         line, col = errors.diagnostic_location(msg)
         raise JobError(errors.SYNTAX_API, msg.strip(), "parse", line, col)
     except Exception as e:  # eval of annotations: NameError, TypeError, TVM errors

@@ -44,19 +44,19 @@ def cpu_features():
 
 
 def net_interfaces():
-    """Interfaces this process can see that are up; [] or ["lo"] down means no network."""
-    up = []
+    """Network interfaces other than loopback in this process's namespace
+    (/proc/self/net/dev, unlike sysfs, follows the namespace); [] means the
+    worker cannot reach any host."""
+    names = []
     try:
-        for name in sorted(os.listdir("/sys/class/net")):
-            with open(f"/sys/class/net/{name}/operstate") as f:
-                state = f.read().strip()
-            with open(f"/sys/class/net/{name}/flags") as f:
-                flags = int(f.read().strip(), 16)
-            if flags & 0x1:  # IFF_UP
-                up.append(name)
+        with open("/proc/self/net/dev") as f:
+            for line in f.readlines()[2:]:
+                name = line.split(":", 1)[0].strip()
+                if name and name != "lo":
+                    names.append(name)
     except OSError:
         pass
-    return up
+    return names
 
 
 def doctor(args):

@@ -1,0 +1,92 @@
+//! Every way a candidate can go wrong ends in a classified failure, and the
+//! engine keeps serving the next evaluation.
+
+mod common;
+
+use kwb::failure::FailureClass;
+
+async fn eval_named(ev: &kwb::eval::Evaluator, name: &str) -> kwb::eval::EvalResult {
+    let set = common::tasks();
+    let task = set.get("relu").unwrap();
+    ev.evaluate(task, &common::candidate("relu", name)).await
+}
+
+async fn reference_still_works(ev: &kwb::eval::Evaluator) {
+    let set = common::tasks();
+    let task = set.get("relu").unwrap();
+    let r = ev.evaluate(task, &task.reference_text().unwrap()).await;
+    assert!(r.correct, "the engine must keep working after a bad candidate: {:?}", r.failure);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn syntax_error_names_line_and_column() {
+    let ev = common::evaluator(common::quick_opts()).await;
+    let r = eval_named(&ev, "syntax_error").await;
+    let f = r.failure.expect("a syntax error fails");
+    assert_eq!(f.class, FailureClass::SyntaxApi);
+    assert_eq!(f.line, Some(10), "{f}");
+    assert!(f.column.is_some());
+    assert!(!r.compile_ok);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn shape_error_is_refused_before_build_with_location() {
+    let ev = common::evaluator(common::quick_opts()).await;
+    let r = eval_named(&ev, "shape_error").await;
+    let f = r.failure.expect("a shape error fails");
+    assert_eq!(f.class, FailureClass::SyntaxApi);
+    assert_eq!(f.line, Some(11), "{f}");
+    assert!(f.message.contains("broadcast"), "{f}");
+    assert!(!f.message.contains("ir.Op("), "the op's repr is noise: {f}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn wrong_signature_is_refused() {
+    let ev = common::evaluator(common::quick_opts()).await;
+    let r = eval_named(&ev, "wrong_signature").await;
+    let f = r.failure.expect("wrong parameters fail");
+    assert_eq!(f.class, FailureClass::SyntaxApi);
+    assert_eq!(f.stage.as_deref(), Some("signature"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn all_zero_output_fails_the_check() {
+    let ev = common::evaluator(common::quick_opts()).await;
+    let r = eval_named(&ev, "zeros").await;
+    assert!(r.compile_ok);
+    assert!(!r.correct);
+    assert_eq!(r.failure_class, Some(FailureClass::NumericMismatch));
+    assert!(r.seeds.iter().all(|s| !s.ok), "every seed must fail: {:?}", r.seeds);
+    assert!(r.speedup_median.is_none(), "an incorrect candidate is never timed");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn segfault_is_a_crash_and_the_engine_recovers() {
+    let ev = common::evaluator(common::quick_opts()).await;
+    let r = eval_named(&ev, "segfault").await;
+    let f = r.failure.expect("a segfault fails");
+    assert_eq!(f.class, FailureClass::Crash, "{f}");
+    assert!(f.message.contains("SIGSEGV"), "{f}");
+    assert!(ev.engine.stats().workers_killed >= 1);
+    reference_still_works(&ev).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn infinite_loop_times_out_and_the_engine_recovers() {
+    let ev = common::evaluator(common::quick_opts()).await;
+    let started = std::time::Instant::now();
+    let r = eval_named(&ev, "hang").await;
+    let f = r.failure.expect("a hang fails");
+    assert_eq!(f.class, FailureClass::Timeout, "{f}");
+    assert!(started.elapsed().as_secs() < 40, "the timeout must fire near its 10 s limit");
+    reference_still_works(&ev).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn unbounded_allocation_is_a_memory_failure() {
+    let ev = common::evaluator(common::quick_opts()).await;
+    let r = eval_named(&ev, "unbounded_alloc").await;
+    let f = r.failure.expect("a 4 TiB allocation fails");
+    assert_eq!(f.class, FailureClass::Memory, "{f}");
+    reference_still_works(&ev).await;
+}

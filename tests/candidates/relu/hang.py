@@ -1,0 +1,20 @@
+# from tvm.script import ir as I
+# from tvm.script import tirx as T
+# from tvm.script import relax as R
+
+@I.ir_module
+class Module:
+    @T.prim_func
+    def spin(x: T.Buffer((T.int64(1), T.int64(64), T.int64(56), T.int64(56)), "float32"), y: T.Buffer((T.int64(1), T.int64(64), T.int64(56), T.int64(56)), "float32")):
+        T.func_attr({"tirx.noalias": True})
+        y[T.int64(0), T.int64(0), T.int64(0), T.int64(0)] = T.float32(0.0)
+        while x[T.int64(0), T.int64(0), T.int64(0), T.int64(0)] < T.float32(1.0e30):
+            y[T.int64(0), T.int64(0), T.int64(0), T.int64(0)] = y[T.int64(0), T.int64(0), T.int64(0), T.int64(0)] + T.float32(1.0)
+
+    @R.function
+    def main(x: R.Tensor((1, 64, 56, 56), dtype="float32")) -> R.Tensor((1, 64, 56, 56), dtype="float32"):
+        cls = Module
+        with R.dataflow():
+            lv = R.call_tir(cls.spin, (x,), out_ty=R.Tensor((1, 64, 56, 56), dtype="float32"))
+            R.output(lv)
+        return lv

@@ -1,0 +1,57 @@
+//! Shared set-up for the integration tests: one kwb home (engine venv,
+//! caches) for the whole test run, under Cargo's target tmp directory, so a
+//! fresh clone builds the engine environment itself.
+
+#![allow(dead_code)]
+
+use kwb::engine::{Engine, EngineConfig, pyenv, sandbox::Limits};
+use kwb::eval::{EvalOptions, Evaluator};
+use kwb::paths::Paths;
+use kwb::tasks::TaskSet;
+use std::path::PathBuf;
+use std::time::Duration;
+
+pub fn home() -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("kwb-home")
+}
+
+pub fn paths() -> Paths {
+    Paths::under(&home())
+}
+
+pub fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+pub fn tasks() -> TaskSet {
+    TaskSet::load(&repo().join("tasks")).expect("bundled tasks load")
+}
+
+pub fn candidate(task: &str, name: &str) -> String {
+    std::fs::read_to_string(repo().join("tests/candidates").join(task).join(format!("{name}.py"))).expect("candidate file")
+}
+
+pub async fn engine(workers: usize) -> Engine {
+    let p = paths();
+    let env = tokio::task::spawn_blocking(move || pyenv::ensure(&p, false, false)).await.unwrap().expect("engine environment");
+    let engine = Engine::new(EngineConfig {
+        env,
+        device_lock_file: paths().data.join("device-local-cpu.lock"),
+        scratch: paths().scratch(),
+        max_workers: workers,
+        limits: Limits::default(),
+        start_timeout: Duration::from_secs(180),
+    });
+    std::fs::create_dir_all(paths().artifacts()).unwrap();
+    engine.prewarm(1).await.expect("worker starts");
+    engine
+}
+
+pub async fn evaluator(opts: EvalOptions) -> Evaluator {
+    Evaluator::new(engine(2).await, paths(), opts)
+}
+
+/// Short limits so failing candidates fail fast.
+pub fn quick_opts() -> EvalOptions {
+    EvalOptions { check_timeout: Duration::from_secs(10), ..Default::default() }
+}

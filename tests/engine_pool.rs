@@ -1,0 +1,84 @@
+//! The supervisor: cancel, protocol errors, and the exclusive device lock.
+
+mod common;
+
+use kwb::engine::Job;
+use kwb::failure::FailureClass;
+use serde_json::json;
+use std::time::{Duration, Instant};
+use tokio_util::sync::CancellationToken;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn unknown_op_is_an_error_and_the_worker_stays() {
+    let engine = common::engine(1).await;
+    let f = engine.run(Job::new("no_such_op", json!({}), Duration::from_secs(30))).await.unwrap_err();
+    assert_eq!(f.class, FailureClass::Internal);
+    assert!(f.message.contains("unknown op"), "{f}");
+    let ok = engine.run(Job::new("ping", json!({}), Duration::from_secs(30))).await.unwrap();
+    assert_eq!(ok.result["pong"], true);
+    assert_eq!(engine.stats().workers_started, 1, "a protocol error must not cost a worker");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cancel_kills_a_hanging_job_promptly() {
+    let ev = common::evaluator(kwb::eval::EvalOptions::default()).await;
+    let set = common::tasks();
+    let task = set.get("relu").unwrap();
+    let artifact = common::paths().artifacts().join(format!("hang-{}.so", std::process::id()));
+    let spec = task.reference_meta().unwrap().args.clone();
+    ev.engine
+        .run(Job::new("build", json!({"source": common::candidate("relu", "hang"), "target": ev.opts.target, "artifact": artifact, "args_spec": spec}), Duration::from_secs(120)))
+        .await
+        .expect("the hanging candidate builds");
+    let token = CancellationToken::new();
+    let t2 = token.clone();
+    tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(1500)).await;
+        t2.cancel();
+    });
+    let started = Instant::now();
+    let job = Job::new(
+        "check",
+        json!({"artifact": artifact, "args_spec": spec, "outputs_dir": task.outputs_dir(), "atol": 1e-4, "rtol": 1e-4}),
+        Duration::from_secs(600),
+    )
+    .cancel_with(token);
+    let f = ev.engine.run(job).await.unwrap_err();
+    assert_eq!(f.class, FailureClass::Cancelled);
+    assert!(started.elapsed() < Duration::from_secs(10), "cancel took {:?}", started.elapsed());
+    let _ = std::fs::remove_file(&artifact);
+    let pong = ev.engine.run(Job::new("ping", json!({}), Duration::from_secs(60))).await;
+    assert!(pong.is_ok(), "a replacement worker serves the next job");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn timing_excludes_every_other_job() {
+    let ev = std::sync::Arc::new(common::evaluator(kwb::eval::EvalOptions::default()).await);
+    ev.engine.prewarm(2).await.unwrap();
+    let set = common::tasks();
+    let task = set.get("softmax").unwrap().clone();
+    let baseline = ev.baseline_artifact(&task).await.unwrap();
+    let spec = task.reference_meta().unwrap().args.clone();
+    let time_job = Job::new(
+        "time",
+        json!({"baseline_artifact": baseline, "candidate_artifact": baseline, "args_spec": spec, "pairs": 10, "max_rounds": 1}),
+        Duration::from_secs(300),
+    )
+    .exclusive();
+    let e1 = ev.engine.clone();
+    let timing = tokio::spawn(async move {
+        let out = e1.run(time_job).await.unwrap();
+        (Instant::now(), out.wall_s)
+    });
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let artifact = common::paths().artifacts().join(format!("excl-{}.so", std::process::id()));
+    let build = Job::new("build", json!({"source": task.reference_text().unwrap(), "target": ev.opts.target, "artifact": artifact, "args_spec": spec}), Duration::from_secs(120));
+    let built = ev.engine.run(build).await.unwrap();
+    let build_end = Instant::now();
+    let (timing_end, timing_wall) = timing.await.unwrap();
+    let _ = std::fs::remove_file(&artifact);
+    assert!(timing_wall > 0.3, "the timing job must still be running when the build is submitted");
+    // The build's own work started only once the timing had finished.
+    let build_start = build_end - Duration::from_secs_f64(built.wall_s);
+    assert!(build_start + Duration::from_millis(5) >= timing_end, "a build ran during a measurement");
+}

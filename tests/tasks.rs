@@ -1,0 +1,98 @@
+//! Task loading: the bundled suite, malformed metadata, and the reference of
+//! every shipped task checked and timed through the real binary.
+
+mod common;
+
+use std::process::Command;
+
+fn kwb() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_kwb"));
+    c.env("KWB_HOME", common::home()).env("KWB_TASKS", common::repo().join("tasks"));
+    c
+}
+
+#[test]
+fn bundled_suite_has_ten_level_one_tasks_and_a_smoke_suite() {
+    let set = common::tasks();
+    assert!(set.problems.is_empty(), "{:?}", set.problems);
+    let l1: Vec<_> = set.tasks.iter().filter(|t| t.meta.level == 1).collect();
+    assert!(l1.len() >= 10, "{} level-1 tasks", l1.len());
+    for t in &set.tasks {
+        let r = t.reference_meta().expect("every shipped task is imported");
+        assert!(!r.args.is_empty());
+        for seed in 0..3 {
+            assert!(t.outputs_dir().join(format!("seed{seed}.npz")).exists(), "{} lacks seed {seed}", t.id());
+        }
+    }
+    assert_eq!(set.suite("smoke").unwrap().len(), 3);
+}
+
+#[test]
+fn malformed_task_files_are_reported_and_skipped() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = dir.path().join("good");
+    std::fs::create_dir_all(&good).unwrap();
+    for f in ["task.toml", "reference.json", "reference.py", "model.py"] {
+        std::fs::copy(common::repo().join("tasks/l1/relu").join(f), good.join(f)).unwrap();
+    }
+    let cases = [
+        ("syntax", "id = \"x\"\nlevel = 1\ndomains = [\"mobile\"\n"),
+        ("unknown_field", "id = \"y\"\nlevel = 1\ndomains = [\"mobile\"]\ndtype = \"float32\"\ncolour = 3\n[tolerance]\natol = 1e-4\nrtol = 1e-4\n"),
+        ("bad_level", "id = \"z\"\nlevel = 7\ndomains = [\"mobile\"]\ndtype = \"float32\"\n[tolerance]\natol = 1e-4\nrtol = 1e-4\n"),
+        ("loose_rtol", "id = \"w\"\nlevel = 1\ndomains = [\"mobile\"]\ndtype = \"float32\"\n[tolerance]\natol = 1e-4\nrtol = 1.0\n"),
+        ("bad_domain", "id = \"v\"\nlevel = 1\ndomains = [\"mars\"]\ndtype = \"float32\"\n[tolerance]\natol = 1e-4\nrtol = 1e-4\n"),
+    ];
+    for (name, text) in cases {
+        let d = dir.path().join(name);
+        std::fs::create_dir_all(&d).unwrap();
+        std::fs::write(d.join("task.toml"), text).unwrap();
+    }
+    let set = kwb::tasks::TaskSet::load(dir.path()).unwrap();
+    assert_eq!(set.tasks.len(), 1, "the good task still loads");
+    assert_eq!(set.problems.len(), cases.len(), "{:?}", set.problems);
+    let msg = |n: &str| set.problems.iter().find(|p| p.dir.ends_with(n)).unwrap().message.clone();
+    assert!(msg("unknown_field").contains("colour"));
+    assert!(msg("bad_level").contains("level 7"));
+    assert!(msg("loose_rtol").contains("rtol"));
+    assert!(msg("bad_domain").contains("mars"));
+    // The CLI lists the good task and warns about the rest, without failing.
+    let out = kwb().args(["tasks", "list", "--json", "--tasks"]).arg(dir.path()).output().unwrap();
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["tasks"].as_array().unwrap().len(), 1);
+    assert_eq!(v["problems"].as_array().unwrap().len(), cases.len());
+}
+
+#[test]
+fn tasks_check_passes_without_pytorch() {
+    let out = kwb().args(["tasks", "check"]).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains(" 0 failed"), "{text}");
+}
+
+#[test]
+fn every_shipped_reference_is_correct_and_validly_timed() {
+    let set = common::tasks();
+    for t in &set.tasks {
+        // A noisy moment can leave a timing invalid; it is measured again once.
+        let mut last = serde_json::Value::Null;
+        for _attempt in 0..2 {
+            let out = kwb().args(["eval", "--json", "--task", t.id()]).output().unwrap();
+            assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+            last = serde_json::from_slice(&out.stdout).unwrap();
+            assert_eq!(last["correct"], true, "{}: {}", t.id(), last["failure"]);
+            if last["timing_valid"] == true {
+                break;
+            }
+        }
+        assert_eq!(last["timing_valid"], true, "{}: ci {}", t.id(), last["ci"]);
+        for key in ["compile_ok", "correct", "max_errors", "failure_class", "candidate_ms", "baseline_ms", "speedup_median", "timing_valid", "samples", "compile_s", "manifest"] {
+            assert!(last.get(key).is_some(), "{key} missing");
+        }
+        let x = last["speedup_median"].as_f64().unwrap();
+        assert!((0.9..1.1).contains(&x), "{}: the reference against itself gave {x}", t.id());
+        assert_eq!(last["manifest"]["versions"]["tvm"], "0.27.0.post1");
+        assert!(last["manifest"]["config_hash"].as_str().is_some_and(|h| h.len() == 16));
+    }
+}
