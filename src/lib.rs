@@ -2,9 +2,12 @@
 
 pub mod bench;
 pub mod cli;
+pub mod diff;
 pub mod engine;
 pub mod eval;
 pub mod failure;
+pub mod ir;
 pub mod logging;
 pub mod paths;
+pub mod session;
 pub mod tasks;

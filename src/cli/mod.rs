@@ -4,6 +4,8 @@
 mod bench_cmd;
 mod engine_cmd;
 mod eval_cmd;
+mod session_bench;
+mod session_cmd;
 mod tasks_cmd;
 
 use crate::engine::{Engine, EngineConfig, pyenv, sandbox::Limits};
@@ -41,6 +43,11 @@ pub enum Command {
     Eval(eval_cmd::EvalArgs),
     /// Evaluate a suite and print the benchmark table.
     Bench(bench_cmd::BenchArgs),
+    /// Sessions: a candidate tree built by edits at L0/L1/L2, recorded as an event log.
+    #[command(subcommand)]
+    Session(session_cmd::SessionCmd),
+    /// Diff two nodes of a session at one layer.
+    Diff(session_cmd::DiffArgs),
 }
 
 pub fn main() -> ExitCode {
@@ -72,6 +79,8 @@ async fn run(cli: Cli, paths: Paths) -> Result<ExitCode> {
         Command::Tasks(c) => tasks_cmd::run(&ctx, c).await,
         Command::Eval(a) => eval_cmd::run(&ctx, a).await,
         Command::Bench(a) => bench_cmd::run(&ctx, a).await,
+        Command::Session(c) => session_cmd::run(&ctx, c).await,
+        Command::Diff(a) => session_cmd::diff_cmd(&ctx, a),
     }
 }
 
@@ -90,10 +99,22 @@ impl Ctx {
         Ok(set)
     }
 
-    /// Sets up the engine environment if needed, and starts the pool.
+    /// Sets up the engine environment if needed, and starts the pool. A venv
+    /// whose worker cannot start is rebuilt once before giving up.
     pub async fn engine(&self, with_torch: bool) -> Result<Engine> {
+        match self.start_engine(with_torch, false).await {
+            Ok(e) => Ok(e),
+            Err(first) if std::env::var_os("KWB_PYTHON").is_none() => {
+                eprintln!("engine: the worker did not start ({first:#}); rebuilding the engine environment");
+                self.start_engine(with_torch, true).await
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    async fn start_engine(&self, with_torch: bool, rebuild: bool) -> Result<Engine> {
         let paths = self.paths.clone();
-        let env = tokio::task::spawn_blocking(move || pyenv::ensure(&paths, with_torch, false)).await??;
+        let env = tokio::task::spawn_blocking(move || pyenv::ensure(&paths, with_torch, rebuild)).await??;
         let engine = Engine::new(EngineConfig {
             env,
             device_lock_file: self.paths.data.join("device-local-cpu.lock"),

@@ -102,7 +102,7 @@ pub fn ensure(paths: &Paths, with_torch: bool, force: bool) -> Result<PythonEnv>
     let venv = paths.venv();
     let want = hash_text(&[REQUIREMENTS]);
     let ready = std::fs::read_to_string(venv.join(READY_MARKER)).ok();
-    let usable = ready.as_deref().map(str::trim) == Some(want.as_str()) && venv_python(&venv).exists();
+    let usable = ready.as_deref().map(str::trim) == Some(want.as_str()) && venv_python(&venv).exists() && missing_packages(&venv).is_empty();
     if force || !usable {
         if venv.exists() {
             eprintln!("engine setup: the environment at {} is incomplete or outdated; rebuilding it", venv.display());
@@ -122,6 +122,20 @@ pub fn ensure(paths: &Paths, with_torch: bool, force: bool) -> Result<PythonEnv>
         }
     }
     Ok(PythonEnv { python: venv_python(&venv), worker_dir, external: false })
+}
+
+/// Packages the worker imports that are absent from the venv's site-packages:
+/// a cheap file check, so a second start stays instant.
+pub fn missing_packages(venv: &Path) -> Vec<&'static str> {
+    let site = std::fs::read_dir(venv.join("lib"))
+        .ok()
+        .and_then(|rd| rd.flatten().map(|e| e.path()).find(|p| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("python"))))
+        .map(|p| p.join("site-packages"));
+    let Some(site) = site else { return vec!["python"] };
+    ["tvm", "tvm_ffi", "numpy", "ml_dtypes", "psutil", "cloudpickle", "tornado"]
+        .into_iter()
+        .filter(|pkg| !site.join(pkg).join("__init__.py").exists())
+        .collect()
 }
 
 pub fn has_torch_marker(paths: &Paths) -> bool {

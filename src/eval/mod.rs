@@ -17,6 +17,36 @@ use std::time::{Duration, Instant};
 
 pub const BASELINE_DEFAULT: &str = "tvm-default-pipeline";
 
+/// What to build: a module's text, the layer it is at, and hand-edited
+/// target code that replaces the generated code of some kernels.
+#[derive(Debug, Clone, Default)]
+pub struct BuildSource {
+    pub text: String,
+    /// "l0": lowered by the build (legalize, fuse); "l1": built as it is.
+    pub stage: &'static str,
+    pub l2_overrides: std::collections::BTreeMap<String, String>,
+}
+
+impl BuildSource {
+    pub fn module(text: &str) -> Self {
+        Self { text: text.to_string(), stage: "l0", l2_overrides: Default::default() }
+    }
+
+    pub fn from_layers(texts: &crate::ir::LayerTexts) -> Self {
+        Self { text: texts.l1_module.clone(), stage: "l1", l2_overrides: texts.l2_overrides.clone() }
+    }
+
+    /// Everything that makes the build what it is, for the candidate hash.
+    fn identity(&self) -> String {
+        let mut s = self.text.clone();
+        for (k, v) in &self.l2_overrides {
+            s.push_str(k);
+            s.push_str(v);
+        }
+        s
+    }
+}
+
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct EvalOptions {
     pub target: Value,
@@ -98,11 +128,12 @@ impl Evaluator {
         self.paths.artifacts().join(format!("{stem}-{}-{n}.so", std::process::id()))
     }
 
-    fn build_job(&self, task: &Task, source: &str, artifact: &std::path::Path) -> Result<Job, Failure> {
+    fn build_job(&self, task: &Task, source: &BuildSource, artifact: &std::path::Path) -> Result<Job, Failure> {
         let spec = task.reference_meta().map_err(|e| Failure::new(FailureClass::Task, format!("{e:#}")))?;
         Ok(Job::new(
             "build",
-            json!({"source": source, "target": self.opts.target, "artifact": artifact, "args_spec": spec.args}),
+            json!({"source": source.text, "stage": source.stage, "l2_overrides": source.l2_overrides, "task_dtype": task.meta.dtype,
+                   "target": self.opts.target, "artifact": artifact, "args_spec": spec.args}),
             self.opts.build_timeout,
         ))
     }
@@ -130,7 +161,7 @@ impl Evaluator {
         }
         let tmp = self.artifact_path("baseline");
         let source = task.reference_text().map_err(task_err)?;
-        let out = self.engine.run(self.build_job(task, &source, &tmp)?).await.map_err(|mut f| {
+        let out = self.engine.run(self.build_job(task, &BuildSource::module(&source), &tmp)?).await.map_err(|mut f| {
             f.message = format!("the task's reference does not build, so there is no baseline: {}", f.message);
             f
         })?;
@@ -139,10 +170,15 @@ impl Evaluator {
         Ok(path)
     }
 
+    /// Evaluates a standalone module text (L0, or a lowered module).
     pub async fn evaluate(&self, task: &Task, source: &str) -> EvalResult {
+        self.evaluate_source(task, &BuildSource::module(source)).await
+    }
+
+    pub async fn evaluate_source(&self, task: &Task, source: &BuildSource) -> EvalResult {
         let started = Instant::now();
         let mut clock = Clock::default();
-        let mut r = self.empty_result(task, source);
+        let mut r = self.empty_result(task, &source.identity());
         let artifact = self.artifact_path("cand");
         let outcome = self.evaluate_into(task, source, &artifact, &mut r, &mut clock).await;
         let _ = std::fs::remove_file(&artifact);
@@ -156,18 +192,21 @@ impl Evaluator {
         r
     }
 
-    async fn evaluate_into(&self, task: &Task, source: &str, artifact: &std::path::Path, r: &mut EvalResult, clock: &mut Clock) -> Result<(), Failure> {
+    async fn evaluate_into(&self, task: &Task, source: &BuildSource, artifact: &std::path::Path, r: &mut EvalResult, clock: &mut Clock) -> Result<(), Failure> {
         let spec = task.reference_meta().map_err(|e| Failure::new(FailureClass::Task, format!("{e:#}")))?.clone();
         // 1. Legality and build, off the clock.
         let built = self.engine.run(self.build_job(task, source, artifact)?).await?;
         clock.add("build", &built);
         r.compile_ok = true;
         r.compile_s = built.result["compile_s"].as_f64();
-        // 2. Correctness on every seed.
+        // 2. Correctness on every seed, then a re-run on perturbed inputs
+        //    against the baseline (catches results cached across calls).
+        let baseline = self.baseline_artifact_timed(task, clock).await?;
         let tol = task.meta.tolerance;
         let check = Job::new(
             "check",
-            json!({"artifact": artifact, "args_spec": spec.args, "outputs_dir": task.outputs_dir(), "seeds": self.opts.seeds, "atol": tol.atol, "rtol": tol.rtol}),
+            json!({"artifact": artifact, "baseline_artifact": baseline, "args_spec": spec.args, "outputs_dir": task.outputs_dir(),
+                   "seeds": self.opts.seeds, "atol": tol.atol, "rtol": tol.rtol, "task_dtype": task.meta.dtype}),
             self.opts.check_timeout,
         );
         let checked = self.engine.run(check).await?;
@@ -180,7 +219,6 @@ impl Evaluator {
             return Err(Failure::new(FailureClass::NumericMismatch, msg).at("check"));
         }
         // 3. Paired timing against the baseline, with the device to itself.
-        let baseline = self.baseline_artifact_timed(task, clock).await?;
         let order_seed = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos() as u64).unwrap_or(0);
         let time = Job::new(
             "time",

@@ -52,7 +52,7 @@ def main():
     t = time.perf_counter()
     import tvm  # noqa: F401  (warm the import once per worker)
 
-    from . import build, check, doctor, errors, timing
+    from . import build, check, doctor, errors, layers, timing
     from .errors import JobError
 
     def import_task(args):
@@ -63,6 +63,7 @@ def main():
     ops = {
         "ping": lambda args: {"pong": True, "tvm_s": 0.0},
         "build": build.build,
+        "derive": layers.derive,
         "check": check.check,
         "time": timing.paired,
         "doctor": doctor.doctor,

@@ -51,7 +51,8 @@ def check_legality(mod):
     except Exception as e:
         raise JobError(errors.SYNTAX_API, f"not well formed: {_first_line(e)}", "legality")
     try:
-        ok = tvm.tirx.analysis.verify_well_formed(mod, False)
+        # s_tir's verifier knows schedulable blocks (T.sblock); tirx's does not.
+        ok = tvm.s_tir.analysis.verify_well_formed(mod, False)
     except Exception as e:
         raise JobError(errors.classify_build_error(str(e)), f"TIR not well formed: {_first_line(e)}", "legality")
     if ok is False:
@@ -107,6 +108,20 @@ def check_signature(mod, args_spec):
             )
 
 
+_NARROWER = {"float32": ("float16", "bfloat16", "float8"), "float16": ("float8",), "bfloat16": ("float8",)}
+
+
+def check_precision(mod, task_dtype):
+    """A candidate may not compute in a float type narrower than the task's."""
+    narrower = _NARROWER.get(task_dtype or "", ())
+    if not narrower:
+        return
+    text = mod.script()
+    for dt in narrower:
+        if f'"{dt}' in text:
+            raise JobError(errors.NUMERIC, f"precision downgrade: the candidate uses {dt} on a {task_dtype} task", "precision")
+
+
 def make_target(target_json):
     try:
         return tvm.target.Target(target_json)
@@ -120,12 +135,18 @@ def build(args):
     mod = parse_module(args["source"])
     if args.get("args_spec") is not None:
         check_signature(mod, args["args_spec"])
+    check_precision(mod, args.get("task_dtype"))
     parse_s = time.perf_counter() - t0
     target = make_target(args["target"])
     t1 = time.perf_counter()
+    from . import layers
+
     try:
         with target:
-            ex = tvm.compile(mod, target, relax_pipeline=relax.get_default_pipeline(target))
+            ex = tvm.compile(mod, target, relax_pipeline=layers.build_pipeline(target, args.get("stage", "l0")))
+        overrides = args.get("l2_overrides") or {}
+        if overrides:
+            ex = layers.apply_l2_overrides(ex, ex.mod.imports[0].inspect_source("ll"), overrides)
         ex.export_library(args["artifact"])
     except JobError:
         raise

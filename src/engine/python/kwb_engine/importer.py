@@ -49,6 +49,34 @@ def _buffers_to_parameters(model, torch):
                 mod.register_parameter(name, torch.nn.Parameter(buf.detach().clone(), requires_grad=False))
 
 
+def _refuse_if_too_big(module, max_bytes, torch):
+    """Sizes the inputs and parameters on PyTorch's meta device, which
+    allocates nothing, so a KernelBench file sized for a large GPU is refused
+    with its figure instead of exhausting memory."""
+    try:
+        with torch.device("meta"):
+            model = module.Model(*module.get_init_inputs())
+            example = list(module.get_inputs())
+    except Exception:
+        return  # some files need real tensors to build; the real build below reports errors
+    tensors = [t for t in example if torch.is_tensor(t)]
+    total = sum(t.numel() * t.element_size() for t in tensors)
+    total += sum(p.numel() * p.element_size() for p in model.parameters())
+    total += sum(b.numel() * b.element_size() for b in model.buffers())
+    if total <= max_bytes:
+        return
+    big = max(tensors, key=lambda t: t.numel(), default=None)
+    consts = [k for k, v in vars(module).items() if not k.startswith("_") and isinstance(v, int) and not isinstance(v, bool)]
+    hint = f"; module constants: {', '.join(f'{k}={getattr(module, k)}' for k in consts)}" if consts else ""
+    raise JobError(
+        errors.TASK,
+        f"inputs and parameters take {total / 2**20:.1f} MiB, over the bound of {max_bytes / 2**20:.1f} MiB"
+        f"{' (largest input ' + str(list(big.shape)) + ')' if big is not None else ''}"
+        f": shrink it with --set NAME=VALUE{hint}, or raise --max-bytes",
+        "size",
+    )
+
+
 def _flatten(out):
     if isinstance(out, (list, tuple)):
         items = []
@@ -68,6 +96,7 @@ def import_task(args):
     max_bytes = int(args.get("max_bytes", 256 << 20))
     atol, rtol = float(args["atol"]), float(args["rtol"])
     module = _load_model_file(path, args.get("overrides"))
+    _refuse_if_too_big(module, max_bytes, torch)
     torch.manual_seed(0)
     try:
         model = module.Model(*module.get_init_inputs()).eval()
@@ -75,19 +104,6 @@ def import_task(args):
     except Exception as e:
         raise JobError(errors.TASK, f"building the model failed: {type(e).__name__}: {e}", "load")
     _buffers_to_parameters(model, torch)
-
-    total = sum(t.numel() * t.element_size() for t in example if torch.is_tensor(t))
-    total += sum(p.numel() * p.element_size() for p in model.parameters())
-    if total > max_bytes:
-        big = max((t for t in example if torch.is_tensor(t)), key=lambda t: t.numel(), default=None)
-        consts = [k for k, v in vars(module).items() if k.isidentifier() and not k.startswith("_") and isinstance(v, int) and not isinstance(v, bool)]
-        hint = f" (module constants: {', '.join(consts)}; e.g. --set {consts[0]}=...)" if consts else ""
-        raise JobError(
-            errors.TASK,
-            f"inputs and parameters take {total / 2**20:.1f} MiB, over the bound of {max_bytes / 2**20:.1f} MiB"
-            f"{'; largest input ' + str(list(big.shape)) if big is not None else ''}: shrink it with --set{hint} or raise --max-bytes",
-            "size",
-        )
 
     try:
         ep = torch.export.export(model, tuple(example))
@@ -140,7 +156,7 @@ def import_task(args):
                     raise JobError(errors.TASK, f"seed {seed}: output {i} has non-finite values", "reference")
                 rms = float(np.sqrt(np.mean(o.astype(np.float64) ** 2)))
                 if rms < NEAR_ZERO_RMS:
-                    raise JobError(errors.TASK, f"seed {seed}: output {i} is near zero (rms {rms:.3g}): a zero candidate would pass; give live inputs or parameters (--init)", "reference")
+                    raise JobError(errors.TASK, f"seed {seed}: output {i} is near zero (rms {rms:.3g}): a zero candidate would pass; give live inputs or parameters with [inits] in task.toml", "reference")
         np.savez_compressed(os.path.join(out_dir, "outputs", f"seed{seed}.npz"), **{f"out{i}": o for i, o in enumerate(outs)})
         outputs_spec = [{"shape": list(o.shape), "dtype": str(o.dtype)} for o in outs]
 

@@ -1,0 +1,242 @@
+"""Deriving a candidate's layers, and applying an edit at one of them.
+
+L0 -> L1 is the target backend's library dispatch and legalization passes
+(LegalizeOps, FuseOps, FuseTIR, ...), exactly the first half of what the
+build pipeline does, so building L1 gives the same code as building L0.
+L1 -> L2 is code generation; L2 per kernel is cut from the module's LLVM IR.
+No step searches: the same input always gives the same layers.
+"""
+
+import time
+
+import tvm
+from tvm import relax
+
+from . import build, errors, llvm_ir
+from .errors import JobError
+
+
+def _lowering_passes(target):
+    kind = target.kind.name
+    if kind == "llvm":
+        from tvm.relax.backend.cpu_generic import pipeline as p
+    elif kind == "cuda":
+        from tvm.relax.backend.cuda import pipeline as p
+    else:
+        from tvm.relax.backend.gpu_generic import pipeline as p
+    return p.library_dispatch_passes(target) + p.legalize_passes(target)
+
+
+def build_pipeline(target, stage):
+    """The build pipeline for a module at `stage`: an L0 module is lowered
+    first; an L1 module is taken as it is (no further fusion), so its kernels
+    are exactly the ones a person sees and edits."""
+    if stage == "l0":
+        return relax.get_default_pipeline(target)
+    kind = target.kind.name
+    if kind == "llvm":
+        from tvm.relax.backend.cpu_generic import pipeline as p
+    elif kind == "cuda":
+        from tvm.relax.backend.cuda import pipeline as p
+    else:
+        from tvm.relax.backend.gpu_generic import pipeline as p
+
+    @tvm.transform.module_pass(opt_level=0)
+    def _pipeline(mod, _ctx):
+        with target:
+            return tvm.transform.Sequential(p.dataflow_lower_passes(target) + p.finalize_passes(target))(mod)
+
+    return _pipeline
+
+
+def lower(mod, target):
+    """L0 -> L1."""
+    try:
+        with target:
+            return tvm.transform.Sequential(_lowering_passes(target))(mod)
+    except Exception as e:
+        msg = build._first_line(e)
+        raise JobError(errors.classify_build_error(msg), f"lowering to L1 failed: {msg}", "lower")
+
+
+def kernels_of(mod):
+    return {gv.name_hint: f for gv, f in mod.functions.items() if isinstance(f, tvm.tirx.PrimFunc)}
+
+
+def l1_views(mod):
+    return {name: f.script() for name, f in sorted(kernels_of(mod).items())}
+
+
+def codegen_ir(mod, target):
+    """The whole module's LLVM IR (CPU) or CUDA C (GPU), and the executable."""
+    try:
+        with target:
+            ex = tvm.compile(mod, target, relax_pipeline=build_pipeline(target, "l1"))
+    except Exception as e:
+        msg = build._first_line(e)
+        raise JobError(errors.classify_build_error(msg), f"code generation failed: {msg}", "codegen")
+    libs = ex.mod.imports
+    if not libs:
+        return ex, ""
+    kind = "cuda" if target.kind.name == "cuda" else "ll"
+    src = libs[0].imports[0].inspect_source(kind) if kind == "cuda" else libs[0].inspect_source("ll")
+    return ex, src
+
+
+def l2_views(ll, kernels):
+    found = set(llvm_ir.kernel_names(ll))
+    return {k: llvm_ir.extract(ll, k) for k in kernels if k in found}
+
+
+def apply_l2_overrides(ex, ll, overrides):
+    """Swaps the executable's kernel library for one built from `ll` with the
+    overridden kernels spliced in. Errors name the line in the kernel's text."""
+    if not overrides:
+        return ex
+    import os
+    import tempfile
+
+    text = ll
+    for kernel, new in sorted(overrides.items()):
+        try:
+            before = llvm_ir.defined_in(llvm_ir.extract(text, kernel))
+        except KeyError:
+            raise JobError(errors.SYNTAX_API, f"no kernel `{kernel}` in the generated code", "l2")
+        if not before:
+            raise JobError(errors.SYNTAX_API, f"no kernel `{kernel}` in the generated code", "l2")
+        after = llvm_ir.defined_in(new)
+        if after != before:
+            raise JobError(errors.SYNTAX_API, f"an L2 edit of `{kernel}` must define exactly {before}, it defines {after}", "l2")
+        text, start = llvm_ir.splice(text, kernel, new)
+        starts = {kernel: start}
+    fd, path = tempfile.mkstemp(suffix=".ll")
+    with os.fdopen(fd, "w") as f:
+        f.write(text)
+    try:
+        lib = tvm.runtime.load_module(path)
+    except Exception as e:
+        msg = str(e)
+        line, col = _ll_location(msg)
+        kernel, rel = _map_line(line, overrides, starts, text)
+        raise JobError(errors.SYNTAX_API, f"LLVM IR of `{kernel}` does not parse: {build._first_line(e)}", "l2", rel, col)
+    finally:
+        os.remove(path)
+    ex.mod.clear_imports()
+    ex.mod.import_module(lib)
+    return relax.VMExecutable(ex.mod)
+
+
+def _ll_location(msg):
+    import re
+
+    m = re.search(r"\.ll:(\d+):(\d+)", msg)
+    return (int(m.group(1)), int(m.group(2))) if m else (None, None)
+
+
+def _map_line(line, overrides, starts, text):
+    kernel = next(iter(sorted(overrides)))
+    if line is None:
+        return kernel, None
+    for k, start in starts.items():
+        n = overrides[k].count("\n") + 1
+        if start <= line < start + n:
+            return k, line - start + 1
+    return kernel, None
+
+
+def derive(args):
+    """Job `derive`: every layer of a candidate after an edit.
+
+    args: target, and one of
+      {"l0": text}                                   an L0 edit (or the root)
+      {"l1_module": text, "kernel": k, "text": t}    an L1 edit of one kernel
+      {"l1_module": text, "kernel": k, "trace": [..]} an L1 schedule trace
+      {"l1_module": text}                            re-derive below L1
+    plus "l2_overrides": {kernel: LLVM IR} to carry or apply.
+    """
+    t0 = time.perf_counter()
+    target = build.make_target(args["target"])
+    trace_out = None
+    if args.get("l0") is not None:
+        mod = build.parse_module(args["l0"])
+        if args.get("args_spec") is not None:
+            build.check_signature(mod, args["args_spec"])
+        l1 = lower(mod, target)
+    else:
+        l1 = build.parse_module(args["l1_module"])
+        kernel = args.get("kernel")
+        if kernel is not None and kernel not in kernels_of(l1):
+            raise JobError(errors.SYNTAX_API, f"no kernel `{kernel}`; kernels: {', '.join(sorted(kernels_of(l1)))}", "l1")
+        if args.get("text") is not None:
+            l1 = _replace_kernel(l1, kernel, args["text"])
+        elif args.get("trace") is not None:
+            l1, trace_out = _apply_trace(l1, kernel, args["trace"])
+    build.check_legality(l1)
+    l1_text = l1.script()
+    kernels = sorted(kernels_of(l1))
+    ex, ll = codegen_ir(l1, target)
+    overrides = args.get("l2_overrides") or {}
+    overrides = {k: v for k, v in overrides.items() if k in kernels}
+    if overrides:
+        apply_l2_overrides(ex, ll, overrides)
+    return {
+        "l1_module": l1_text,
+        "l1": l1_views(l1),
+        "l2": l2_views(ll, kernels),
+        "l2_overrides": overrides,
+        "trace": trace_out,
+        "tvm_s": time.perf_counter() - t0,
+    }
+
+
+def _replace_kernel(mod, kernel, text):
+    """Parses one PrimFunc's text (errors point into that text) and puts it
+    in place of `kernel`, which must keep its parameters."""
+    try:
+        func = tvm.script.from_source(text, check_well_formed=False)
+    except SyntaxError as e:
+        raise JobError(errors.SYNTAX_API, f"syntax error: {e.msg}", "parse", e.lineno, e.offset)
+    except tvm.error.DiagnosticError as e:
+        line, col = errors.diagnostic_location(str(e))
+        raise JobError(errors.SYNTAX_API, str(e).strip(), "parse", line, col)
+    except Exception as e:
+        raise JobError(errors.SYNTAX_API, f"{type(e).__name__}: {e}", "parse")
+    if isinstance(func, tvm.IRModule):
+        funcs = kernels_of(func)
+        if len(funcs) != 1:
+            raise JobError(errors.SYNTAX_API, "an L1 edit must hold exactly one PrimFunc", "parse")
+        func = next(iter(funcs.values()))
+    if not isinstance(func, tvm.tirx.PrimFunc):
+        raise JobError(errors.SYNTAX_API, f"an L1 edit must be a @T.prim_func, got {type(func).__name__}", "parse")
+    old = mod[kernel]
+    sig = lambda f: [(str(p.dtype), str(getattr(p, "shape", ""))) for p in f.params]  # noqa: E731
+    if sig(func) != sig(old):
+        raise JobError(errors.SYNTAX_API, f"the edited `{kernel}` must keep its parameters {sig(old)}, got {sig(func)}", "signature")
+    func = func.with_attrs(dict(old.attrs)) if old.attrs is not None else func
+    mod = mod.copy() if hasattr(mod, "copy") else tvm.IRModule(dict(mod.functions))
+    mod[kernel] = func
+    return mod
+
+
+def _apply_trace(mod, kernel, steps):
+    """Runs schedule primitives (Python lines using `sch`) on one kernel."""
+    from tvm import s_tir
+    from tvm.script import tirx as T
+
+    try:
+        sch = s_tir.Schedule(mod)
+        sch.work_on(kernel)
+    except Exception as e:
+        raise JobError(errors.SYNTAX_API, f"cannot schedule `{kernel}`: {build._first_line(e)}", "trace")
+    scope = {"sch": sch, "T": T, "tvm": tvm}
+    program = "\n".join(steps)
+    try:
+        exec(compile(program, "<trace>", "exec"), scope)
+    except SyntaxError as e:
+        raise JobError(errors.SYNTAX_API, f"trace: syntax error: {e.msg}", "trace", e.lineno, e.offset)
+    except Exception as e:
+        import traceback
+
+        line = next((f.lineno for f in reversed(traceback.extract_tb(e.__traceback__)) if f.filename == "<trace>"), None)
+        raise JobError(errors.SYNTAX_API, f"trace line {line}: {type(e).__name__}: {build._first_line(e)}", "trace", line, None)
+    return sch.mod, str(sch.trace)

@@ -1,0 +1,124 @@
+//! The append-only JSONL file behind a session.
+//!
+//! Each event is serialised first and written with one `write_all` of the
+//! whole line, in append mode: a process killed mid-write leaves at most a
+//! torn last line. Loading detects a torn or corrupt line, warns, and skips
+//! it; opening for append first ends a torn line with a newline, so the next
+//! event starts clean. The file is never rewritten in place.
+
+use super::event::{Event, EventKind, Header, SCHEMA_VERSION};
+use anyhow::{Context, Result, bail};
+use std::fs::{File, OpenOptions};
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+pub struct SessionLog {
+    path: PathBuf,
+    file: File,
+    next_seq: u64,
+}
+
+/// A log as read back: the header, the events in order, and what was skipped.
+#[derive(Debug)]
+pub struct Loaded {
+    pub header: Header,
+    pub events: Vec<Event>,
+    pub warnings: Vec<String>,
+}
+
+pub fn now_ms() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_millis() as u64).unwrap_or(0)
+}
+
+impl SessionLog {
+    /// Creates a new log; refuses to overwrite an existing file.
+    pub fn create(path: &Path, header: &Header) -> Result<Self> {
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        }
+        let mut file = OpenOptions::new()
+            .create_new(true)
+            .append(true)
+            .open(path)
+            .with_context(|| format!("cannot create the session log {} (does it exist already?)", path.display()))?;
+        let mut line = serde_json::to_vec(header)?;
+        line.push(b'\n');
+        file.write_all(&line)?;
+        Ok(Self { path: path.to_path_buf(), file, next_seq: 1 })
+    }
+
+    /// Opens an existing log to continue it (resume); returns what it held.
+    pub fn open(path: &Path) -> Result<(Self, Loaded)> {
+        let loaded = load(path)?;
+        let mut file = OpenOptions::new().append(true).read(true).open(path).with_context(|| format!("cannot open {}", path.display()))?;
+        let len = file.metadata()?.len();
+        if len > 0 {
+            let mut last = [0u8; 1];
+            file.seek(SeekFrom::Start(len - 1))?;
+            file.read_exact(&mut last)?;
+            if last[0] != b'\n' {
+                file.write_all(b"\n")?;
+            }
+        }
+        let next_seq = loaded.events.last().map(|e| e.seq + 1).unwrap_or(1);
+        Ok((Self { path: path.to_path_buf(), file, next_seq }, loaded))
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Appends one event and returns it as written.
+    pub fn append(&mut self, kind: EventKind) -> Result<Event> {
+        let event = Event { seq: self.next_seq, ts_ms: now_ms(), kind };
+        let mut line = serde_json::to_vec(&event)?;
+        line.push(b'\n');
+        self.file.write_all(&line).with_context(|| format!("cannot append to {}", self.path.display()))?;
+        self.next_seq += 1;
+        Ok(event)
+    }
+
+    /// Forces the appended events to disk (for a machine crash, not just a killed process).
+    pub fn sync(&self) -> Result<()> {
+        self.file.sync_data()?;
+        Ok(())
+    }
+}
+
+/// Reads a log. A torn last line or a corrupt line is skipped with a warning;
+/// a missing or unreadable header is an error.
+pub fn load(path: &Path) -> Result<Loaded> {
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read the session log {}", path.display()))?;
+    parse(&bytes).with_context(|| format!("{} is not a readable kwb session", path.display()))
+}
+
+pub fn parse(bytes: &[u8]) -> Result<Loaded> {
+    let mut lines = bytes.split(|b| *b == b'\n');
+    let first = lines.next().unwrap_or_default();
+    let header: Header = serde_json::from_slice(first).context("the first line is not a session header")?;
+    if header.kwb_session == 0 || header.kwb_session > SCHEMA_VERSION {
+        bail!("session schema {} is newer than this kwb understands ({SCHEMA_VERSION}); update kwb", header.kwb_session);
+    }
+    let ends_clean = bytes.last() == Some(&b'\n');
+    let rest: Vec<&[u8]> = lines.collect();
+    let n = rest.len();
+    let mut events = Vec::with_capacity(n);
+    let mut warnings = Vec::new();
+    let mut last_seq = 0;
+    for (i, line) in rest.into_iter().enumerate() {
+        if line.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        let is_last = i + 1 == n;
+        match serde_json::from_slice::<Event>(line) {
+            Ok(e) if e.seq > last_seq => {
+                last_seq = e.seq;
+                events.push(e);
+            }
+            Ok(e) => warnings.push(format!("line {}: sequence number {} is not after {last_seq}; skipped", i + 2, e.seq)),
+            Err(err) if is_last && !ends_clean => warnings.push(format!("line {}: the last event was cut off mid-write ({err}); ignored", i + 2)),
+            Err(err) => warnings.push(format!("line {}: not a valid event ({err}); skipped", i + 2)),
+        }
+    }
+    Ok(Loaded { header, events, warnings })
+}

@@ -1,0 +1,99 @@
+//! `kwb tasks import` through the real binary and a real PyTorch. Needs the
+//! engine environment with PyTorch (`kwb engine setup --with-torch`), which
+//! `.ci/run` installs and announces with KWB_TEST_TORCH=1.
+
+mod common;
+
+use std::process::{Command, Output};
+
+fn kwb() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_kwb"));
+    c.env("KWB_HOME", common::home()).env("KWB_TASKS", common::repo().join("tasks"));
+    c
+}
+
+fn torch_ready() -> bool {
+    if std::env::var_os("KWB_TEST_TORCH").is_some() {
+        assert!(kwb::engine::pyenv::has_torch_marker(&common::paths()), "KWB_TEST_TORCH is set but the test home has no PyTorch: run .ci/run");
+        return true;
+    }
+    eprintln!("PyTorch is not set up for the tests (set KWB_TEST_TORCH=1 after `kwb engine setup --with-torch`); import tests not run");
+    false
+}
+
+fn import(file: &str, out: &std::path::Path, extra: &[&str]) -> Output {
+    kwb().args(["tasks", "import"]).arg(common::repo().join("tests/kernelbench").join(file)).arg("--out").arg(out).args(extra).output().unwrap()
+}
+
+fn text(o: &Output) -> String {
+    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
+}
+
+#[test]
+fn kernelbench_file_sized_for_a_gpu_is_refused_then_imported_with_overrides() {
+    if !torch_ready() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let dest = dir.path().join("relu_kb");
+    let big = import("19_ReLU.py", &dest, &[]);
+    assert!(!big.status.success());
+    let t = text(&big);
+    assert!(t.contains("6144.0 MiB") && t.contains("--set"), "refusal names the size and the fix: {t}");
+    assert!(!dest.join("reference.json").exists(), "a refused import writes nothing");
+
+    let ok = import("19_ReLU.py", &dest, &["--set", "batch_size=16", "--set", "dim=1024", "--id", "relu_kb"]);
+    assert!(ok.status.success(), "{}", text(&ok));
+    for f in ["model.py", "task.toml", "reference.py", "reference.json", "outputs/seed0.npz", "outputs/seed1.npz", "outputs/seed2.npz"] {
+        assert!(dest.join(f).exists(), "{f} missing");
+    }
+    let meta: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dest.join("reference.json")).unwrap()).unwrap();
+    assert_eq!(meta["args"][0]["shape"], serde_json::json!([16, 1024]));
+    // The imported task evaluates without PyTorch, like any shipped one.
+    let ev = kwb().args(["eval", "--json", "--task", "relu_kb", "--tasks"]).arg(dir.path()).output().unwrap();
+    let r: serde_json::Value = serde_json::from_slice(&ev.stdout).unwrap_or_else(|_| panic!("{}", text(&ev)));
+    assert_eq!(r["correct"], true, "{}", r["failure"]);
+}
+
+#[test]
+fn batch_norm_statistics_become_arguments_and_match_pytorch() {
+    if !torch_ready() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let dest = dir.path().join("cbr");
+    let o = import("conv_bn_relu.py", &dest, &["--level", "2", "--domains", "mobile"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let meta: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dest.join("reference.json")).unwrap()).unwrap();
+    let sources: Vec<&str> = meta["args"].as_array().unwrap().iter().map(|a| a["source"].as_str().unwrap()).collect();
+    assert!(sources.contains(&"bn.running_var"), "{sources:?}");
+    let var = meta["args"].as_array().unwrap().iter().find(|a| a["source"] == "bn.running_var").unwrap();
+    assert_eq!(var["init"]["kind"], "positive", "variances must stay positive");
+    let toml = std::fs::read_to_string(dest.join("task.toml")).unwrap();
+    assert!(toml.contains("level = 2") && toml.contains("mobile"), "{toml}");
+    assert!(!std::fs::read_to_string(dest.join("reference.py")).unwrap().contains("metadata["));
+}
+
+#[test]
+fn files_that_cannot_be_tasks_are_refused_with_the_reason() {
+    if !torch_ready() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        ("no_get_inputs.py", "get_inputs"),
+        ("vanishing.py", "near zero"),
+        ("random_forward.py", "rand_like"),
+    ];
+    for (file, reason) in cases {
+        let o = import(file, &dir.path().join(file), &[]);
+        assert!(!o.status.success(), "{file} must be refused");
+        let t = text(&o);
+        assert!(t.contains("refused") && t.contains(reason), "{file}: {t}");
+    }
+    // A directory import reports every file and keeps going.
+    let all = kwb().args(["tasks", "import"]).arg(common::repo().join("tests/kernelbench")).arg("--out").arg(dir.path().join("all")).output().unwrap();
+    let t = text(&all);
+    assert_eq!(t.matches("imported ").count(), 1, "{t}");
+    assert_eq!(t.matches("refused ").count(), 4, "{t}");
+}
