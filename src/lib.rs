@@ -6,6 +6,7 @@ pub mod diff;
 pub mod engine;
 pub mod eval;
 pub mod failure;
+pub mod failure_table;
 pub mod ir;
 pub mod logging;
 pub mod paths;

@@ -73,6 +73,18 @@ pub enum SessionCmd {
         #[arg(long, short)]
         out: Option<PathBuf>,
     },
+    /// Copy a session's events into a new log (to branch a recording), optionally only up to an event.
+    Fork {
+        session: String,
+        #[arg(long)]
+        out: PathBuf,
+        /// Copy events up to and including this sequence number.
+        #[arg(long)]
+        upto: Option<u64>,
+        /// Print each event's sequence number once it is written.
+        #[arg(long)]
+        progress: bool,
+    },
     /// Measure loading a large log and diffing large texts.
     Bench {
         #[arg(long, default_value_t = 100_000)]
@@ -221,6 +233,25 @@ pub async fn run(ctx: &Ctx, cmd: SessionCmd) -> Result<ExitCode> {
                     eprintln!("wrote node {} to {}", n.id(), p.display());
                 }
                 None => print!("{text}"),
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        SessionCmd::Fork { session, out, upto, progress } => {
+            let loaded = load(&session_path(ctx, &session))?;
+            let mut header = loaded.header.clone();
+            header.id = out.file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_default();
+            let mut log = crate::session::SessionLog::create(&out, &header)?;
+            let mut stdout = std::io::stdout().lock();
+            for e in loaded.events.iter().filter(|e| upto.is_none_or(|u| e.seq <= u)) {
+                let written = log.append(e.kind.clone())?;
+                if progress {
+                    use std::io::Write;
+                    writeln!(stdout, "{}", written.seq)?;
+                    stdout.flush()?;
+                }
+            }
+            if !progress {
+                eprintln!("forked the events of {session} into {}", out.display());
             }
             Ok(ExitCode::SUCCESS)
         }

@@ -195,8 +195,9 @@ impl Engine {
                     if let Some(tb) = &e.traceback {
                         tracing::error!(op = job.op, "worker error: {}\n{tb}", e.message);
                     }
+                    let hint = FailureClass::parse(&e.class);
                     Err(Failure {
-                        class: FailureClass::parse(&e.class),
+                        class: crate::failure_table::classify(e.stage.as_deref(), &e.message, hint),
                         message: e.message,
                         stage: e.stage,
                         line: e.line,

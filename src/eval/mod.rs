@@ -216,7 +216,8 @@ impl Evaluator {
         r.correct = checked.result["correct"].as_bool() == Some(true);
         if !r.correct {
             let msg = checked.result["failure"]["message"].as_str().unwrap_or("outputs differ from the reference").to_string();
-            return Err(Failure::new(FailureClass::NumericMismatch, msg).at("check"));
+            let class = crate::failure_table::classify(Some("check"), &msg, FailureClass::NumericMismatch);
+            return Err(Failure::new(class, msg).at("check"));
         }
         // 3. Paired timing against the baseline, with the device to itself.
         let order_seed = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos() as u64).unwrap_or(0);

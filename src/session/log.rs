@@ -122,3 +122,70 @@ pub fn parse(bytes: &[u8]) -> Result<Loaded> {
     }
     Ok(Loaded { header, events, warnings })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::session::event::EventKind;
+
+    fn header() -> Header {
+        Header { kwb_session: SCHEMA_VERSION, id: "t".into(), task: "relu".into(), created_unix_ms: 1, manifest: serde_json::Value::Null }
+    }
+
+    fn note(t: &str) -> EventKind {
+        EventKind::Note { text: t.into(), node: None }
+    }
+
+    #[test]
+    fn torn_last_line_is_ignored_and_the_next_append_starts_clean() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("s.jsonl");
+        let mut log = SessionLog::create(&p, &header()).unwrap();
+        log.append(note("a")).unwrap();
+        log.append(note("b")).unwrap();
+        drop(log);
+        // A process killed mid-write leaves half a line.
+        let mut f = OpenOptions::new().append(true).open(&p).unwrap();
+        f.write_all(br#"{"seq":3,"ts_ms":5,"type":"note","te"#).unwrap();
+        drop(f);
+        let l = load(&p).unwrap();
+        assert_eq!(l.events.len(), 2);
+        assert!(l.warnings[0].contains("cut off"), "{:?}", l.warnings);
+        let (mut log, _) = SessionLog::open(&p).unwrap();
+        let e = log.append(note("c")).unwrap();
+        assert_eq!(e.seq, 3, "numbering continues after the last whole event");
+        let l = load(&p).unwrap();
+        let texts: Vec<String> = l.events.iter().map(|e| match &e.kind { EventKind::Note { text, .. } => text.clone(), _ => String::new() }).collect();
+        assert_eq!(texts, ["a", "b", "c"]);
+        assert_eq!(l.warnings.len(), 1, "the repaired torn line is reported, not fatal: {:?}", l.warnings);
+    }
+
+    #[test]
+    fn corrupt_and_out_of_order_lines_are_skipped() {
+        let h = serde_json::to_string(&header()).unwrap();
+        let text = format!(
+            "{h}\n{}\nnot json\n{}\n{}\n",
+            r#"{"seq":1,"ts_ms":1,"type":"note","text":"a"}"#, r#"{"seq":1,"ts_ms":2,"type":"note","text":"dup"}"#, r#"{"seq":2,"ts_ms":3,"type":"note","text":"b"}"#
+        );
+        let l = parse(text.as_bytes()).unwrap();
+        assert_eq!(l.events.iter().map(|e| e.seq).collect::<Vec<_>>(), [1, 2]);
+        assert_eq!(l.warnings.len(), 2, "{:?}", l.warnings);
+    }
+
+    #[test]
+    fn a_file_without_a_header_or_from_a_newer_kwb_is_refused() {
+        assert!(parse(b"{\"seq\":1}\n").is_err());
+        let mut h = header();
+        h.kwb_session = SCHEMA_VERSION + 1;
+        let e = parse(format!("{}\n", serde_json::to_string(&h).unwrap()).as_bytes()).unwrap_err();
+        assert!(format!("{e:#}").contains("newer"), "{e:#}");
+    }
+
+    #[test]
+    fn create_never_overwrites() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("s.jsonl");
+        SessionLog::create(&p, &header()).unwrap();
+        assert!(SessionLog::create(&p, &header()).is_err());
+    }
+}

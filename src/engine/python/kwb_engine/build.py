@@ -61,6 +61,8 @@ def check_legality(mod):
 
 def _first_line(e):
     text = str(e).strip()
+    if "Error message:" in text:  # ScheduleError: the IR dump first, then the reason
+        return "ScheduleError: " + " ".join(text.split("Error message:", 1)[1].split())[:1000]
     lines = [l for l in text.splitlines() if l.strip() and not l.startswith("note:")]
     return " ".join(lines[:3])[:2000] if lines else type(e).__name__
 
