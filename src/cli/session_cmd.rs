@@ -73,6 +73,22 @@ pub enum SessionCmd {
         #[arg(long, short)]
         out: Option<PathBuf>,
     },
+    /// Pin a node (kept in view, never pruned by agents), or unpin it.
+    Pin {
+        session: String,
+        node: u32,
+        #[arg(long)]
+        off: bool,
+    },
+    /// Mark a node with a label (e.g. to diff two marked nodes later).
+    Mark {
+        session: String,
+        node: u32,
+        #[arg(default_value = "marked")]
+        label: String,
+    },
+    /// Compare two nodes: results side by side and what changed at each layer.
+    Compare { session: String, node_a: u32, node_b: u32 },
     /// Copy a session's events into a new log (to branch a recording), optionally only up to an event.
     Fork {
         session: String,
@@ -236,6 +252,9 @@ pub async fn run(ctx: &Ctx, cmd: SessionCmd) -> Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
+        SessionCmd::Pin { session, node, off } => human_action(ctx, &session, if off { "unpin" } else { "pin" }, node, serde_json::Value::Null),
+        SessionCmd::Mark { session, node, label } => human_action(ctx, &session, "mark", node, serde_json::Value::String(label)),
+        SessionCmd::Compare { session, node_a, node_b } => compare(ctx, &session, node_a, node_b),
         SessionCmd::Fork { session, out, upto, progress } => {
             let loaded = load(&session_path(ctx, &session))?;
             let mut header = loaded.header.clone();
@@ -257,6 +276,53 @@ pub async fn run(ctx: &Ctx, cmd: SessionCmd) -> Result<ExitCode> {
         }
         SessionCmd::Bench { events, lines } => super::session_bench::run(events, lines),
     }
+}
+
+fn human_action(ctx: &Ctx, session: &str, action: &str, node: u32, detail: serde_json::Value) -> Result<ExitCode> {
+    let path = session_path(ctx, session);
+    let (mut log, loaded) = crate::session::SessionLog::open(&path)?;
+    let tree = CandidateTree::from_events(&loaded.events);
+    if tree.get(node).is_none() {
+        bail!("no node {node} in {}", path.display());
+    }
+    log.append(EventKind::HumanAction { action: action.into(), node: Some(node), detail })?;
+    println!("{action} #{node}");
+    Ok(ExitCode::SUCCESS)
+}
+
+fn compare(ctx: &Ctx, session: &str, a: u32, b: u32) -> Result<ExitCode> {
+    let (_, tree) = load_tree(&session_path(ctx, session))?;
+    let na = tree.get(a).with_context(|| format!("no node {a}"))?;
+    let nb = tree.get(b).with_context(|| format!("no node {b}"))?;
+    let line = |n: &crate::session::Node| -> String {
+        match &n.result {
+            None => "not evaluated".into(),
+            Some(r) => match (&r.failure, r.speedup_median, r.candidate_ms) {
+                (Some(f), _, _) => format!("failed [{}]", f.class),
+                (None, Some(x), Some(ms)) => format!("{ms:.4} ms, {x:.3}x{}", if r.timing_valid { "" } else { " (timing invalid)" }),
+                _ => "correct".into(),
+            },
+        }
+    };
+    println!("#{a} ({} by {}): {}", na.record.layer, na.record.author, line(na));
+    println!("#{b} ({} by {}): {}", nb.record.layer, nb.record.author, line(nb));
+    if let (Some(x), Some(y)) = (na.valid_speedup(), nb.valid_speedup()) {
+        println!("#{b} is {:.3}x the speed of #{a}", y / x);
+    }
+    for layer in [Layer::L0, Layer::L1] {
+        let d = diff::diff(na.record.texts.text(layer, None).unwrap_or(""), nb.record.texts.text(layer, None).unwrap_or(""), 0);
+        println!("{layer}: {}", if d.is_empty() { "same".to_string() } else { format!("+{} -{} lines", d.inserted, d.deleted) });
+    }
+    let mut kernels: Vec<&String> = na.record.texts.l2.keys().chain(nb.record.texts.l2.keys()).collect();
+    kernels.sort();
+    kernels.dedup();
+    for k in kernels {
+        let d = diff::diff(na.record.texts.text(Layer::L2, Some(k)).unwrap_or(""), nb.record.texts.text(Layer::L2, Some(k)).unwrap_or(""), 0);
+        if !d.is_empty() {
+            println!("L2 {k}: +{} -{} lines", d.inserted, d.deleted);
+        }
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 fn describe(k: &EventKind) -> String {

@@ -161,7 +161,7 @@ impl CandidateTree {
         };
         let kernel = n.record.kernel.as_deref().map(|k| format!(" [{k}]")).unwrap_or_default();
         out.push_str(&format!(
-            "{}#{} {}{} by {}: {}{}{}{}\n",
+            "{}#{} {}{} by {}: {}{}{}{}{}\n",
             "  ".repeat(depth),
             n.id(),
             n.record.layer,
@@ -170,6 +170,7 @@ impl CandidateTree {
             status,
             if Some(n.id()) == best { "  <- best" } else { "" },
             if n.pinned { "  (pinned)" } else { "" },
+            if n.marks.is_empty() { String::new() } else { format!("  [{}]", n.marks.join(", ")) },
             if n.record.rationale.is_empty() { String::new() } else { format!("  -- {}", n.record.rationale) },
         ));
         for c in &n.children {
