@@ -12,12 +12,25 @@ use std::process::ExitCode;
 
 #[derive(Subcommand, Debug)]
 pub enum TasksCmd {
-    /// List tasks, optionally one level or suite.
+    /// List tasks, filtered by level, domain, suite and text.
     List {
         #[arg(long)]
         json: bool,
         #[arg(long)]
         level: Option<u8>,
+        #[arg(long)]
+        domain: Option<String>,
+        #[arg(long)]
+        suite: Option<String>,
+        /// Words that must appear in the id or title.
+        #[arg(long)]
+        text: Option<String>,
+    },
+    /// Compute every task's size (FLOPs, bytes moved, parameters) from its Relax module.
+    Size {
+        /// Store the figures in each task's reference.json.
+        #[arg(long)]
+        write: bool,
         #[arg(long)]
         suite: Option<String>,
     },
@@ -53,14 +66,15 @@ pub enum TasksCmd {
 
 pub async fn run(ctx: &Ctx, cmd: TasksCmd) -> Result<ExitCode> {
     match cmd {
-        TasksCmd::List { json, level, suite } => list(ctx, json, level, suite),
+        TasksCmd::List { json, level, domain, suite, text } => list(ctx, json, level, domain, suite, text),
+        TasksCmd::Size { write, suite } => size(ctx, write, suite).await,
         TasksCmd::Show { id } => show(ctx, &id),
         TasksCmd::Check { suite } => check(ctx, suite).await,
         TasksCmd::Import { path, id, level, domains, set, max_bytes, out } => import(ctx, path, id, level, domains, set, max_bytes, out).await,
     }
 }
 
-fn list(ctx: &Ctx, as_json: bool, level: Option<u8>, suite: Option<String>) -> Result<ExitCode> {
+fn list(ctx: &Ctx, as_json: bool, level: Option<u8>, domain: Option<String>, suite: Option<String>, text: Option<String>) -> Result<ExitCode> {
     let set = ctx.tasks()?;
     let mut tasks: Vec<_> = match &suite {
         Some(s) => set.suite(s)?,
@@ -69,24 +83,79 @@ fn list(ctx: &Ctx, as_json: bool, level: Option<u8>, suite: Option<String>) -> R
     if let Some(l) = level {
         tasks.retain(|t| t.meta.level == l);
     }
+    if let Some(d) = &domain {
+        tasks.retain(|t| t.meta.domains.iter().any(|x| x == d));
+    }
+    if let Some(words) = &text {
+        let words: Vec<String> = words.to_lowercase().split_whitespace().map(str::to_string).collect();
+        tasks.retain(|t| {
+            let hay = format!("{} {}", t.meta.id, t.meta.title).to_lowercase();
+            words.iter().all(|w| hay.contains(w))
+        });
+    }
     if as_json {
         let items: Vec<_> = tasks
             .iter()
             .map(|t| {
                 json!({"id": t.meta.id, "level": t.meta.level, "domains": t.meta.domains, "dtype": t.meta.dtype, "title": t.meta.title,
                        "tolerance": t.meta.tolerance, "dir": t.dir, "imported": t.reference.is_some(),
-                       "input_bytes": t.reference.as_ref().map(|r| r.input_bytes())})
+                       "input_bytes": t.reference.as_ref().map(|r| r.input_bytes()),
+                       "size": t.reference.as_ref().and_then(|r| r.size)})
             })
             .collect();
         let problems: Vec<_> = set.problems.iter().map(|p| json!({"dir": p.dir, "message": p.message})).collect();
         println!("{}", serde_json::to_string_pretty(&json!({"tasks": items, "suites": set.suites, "problems": problems}))?);
     } else {
-        println!("{:<28} {:>5}  {:<24} {:<8} {:>10}  title", "id", "level", "domains", "dtype", "bytes");
+        println!("{:<26} {:>2}  {:<22} {:>9} {:>10} {:>8}  title", "id", "L", "domains", "FLOPs", "moved", "params");
         for t in &tasks {
-            let bytes = t.reference.as_ref().map(|r| human_bytes(r.input_bytes())).unwrap_or_else(|| "not imported".into());
-            println!("{:<28} {:>5}  {:<24} {:<8} {:>10}  {}", t.meta.id, t.meta.level, t.meta.domains.join(","), t.meta.dtype, bytes, t.meta.title);
+            let size = t.reference.as_ref().and_then(|r| r.size);
+            let (flops, moved, params) = match size {
+                Some(s) => (si(s.flops), human_bytes(s.bytes_moved), si(s.params as f64)),
+                None if t.reference.is_some() => ("-".into(), "-".into(), "-".into()),
+                None => ("not imported".into(), String::new(), String::new()),
+            };
+            println!("{:<26} {:>2}  {:<22} {:>9} {:>10} {:>8}  {}", t.meta.id, t.meta.level, t.meta.domains.join(","), flops, moved, params, t.meta.title);
         }
         println!("{} tasks; suites: {}", tasks.len(), set.suites.keys().cloned().collect::<Vec<_>>().join(", "));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn si(x: f64) -> String {
+    match x {
+        x if x >= 1e9 => format!("{:.2}G", x / 1e9),
+        x if x >= 1e6 => format!("{:.2}M", x / 1e6),
+        x if x >= 1e3 => format!("{:.1}k", x / 1e3),
+        x => format!("{x:.0}"),
+    }
+}
+
+async fn size(ctx: &Ctx, write: bool, suite: Option<String>) -> Result<ExitCode> {
+    let set = ctx.tasks()?;
+    let tasks: Vec<_> = match &suite {
+        Some(s) => set.suite(s)?,
+        None => set.tasks.iter().collect(),
+    };
+    let engine = ctx.engine(false).await?;
+    for t in tasks {
+        let spec = t.reference_meta()?;
+        let job = crate::engine::Job::new(
+            "size",
+            json!({"source": t.reference_text()?, "target": EvalOptions::default().target, "args_spec": spec.args, "outputs": spec.outputs}),
+            std::time::Duration::from_secs(120),
+        );
+        let mut out = engine.run(job).await.map_err(|f| anyhow::anyhow!("{}: {f}", t.id()))?.result;
+        if let Some(m) = out.as_object_mut() {
+            m.remove("tvm_s");
+            m.remove("worker_s");
+        }
+        println!("{:<26} {:>10} FLOPs {:>10} moved {:>9} params {} kernels", t.id(), si(out["flops"].as_f64().unwrap_or(0.0)), human_bytes(out["bytes_moved"].as_u64().unwrap_or(0)), si(out["params"].as_f64().unwrap_or(0.0)), out["kernels"]);
+        if write {
+            let p = t.dir.join("reference.json");
+            let mut v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&p)?)?;
+            v["size"] = out;
+            std::fs::write(&p, serde_json::to_string_pretty(&v)? + "\n")?;
+        }
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -184,10 +253,14 @@ async fn import(ctx: &Ctx, path: PathBuf, id: Option<String>, level: u8, domains
     let mut failed = 0;
     for file in &files {
         let tid = if files.len() == 1 { id.clone().unwrap_or_else(|| id_from_path(file)) } else { id_from_path(file) };
-        let dest = match (&out, files.len()) {
-            (Some(o), 1) => o.clone(),
-            (Some(o), _) => o.join(&tid),
-            (None, _) => ctx.tasks_dir.join(format!("l{level}")).join(&tid),
+        // A model.py that already sits in a task directory (beside its
+        // task.toml) is re-imported in place.
+        let home = file.parent().filter(|d| file.file_name().is_some_and(|n| n == "model.py") && d.join("task.toml").exists());
+        let dest = match (&out, files.len(), home) {
+            (Some(o), 1, _) => o.clone(),
+            (Some(o), _, _) => o.join(&tid),
+            (None, _, Some(d)) => d.to_path_buf(),
+            (None, _, None) => ctx.tasks_dir.join(format!("l{level}")).join(&tid),
         };
         let req = ImportRequest {
             model: file.clone(),

@@ -106,6 +106,18 @@ pub struct ReferenceMeta {
     pub torch: String,
     #[serde(default)]
     pub generator: String,
+    /// FLOPs, compulsory bytes moved and parameter count, from the Relax module.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<TaskSize>,
+}
+
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
+pub struct TaskSize {
+    pub flops: f64,
+    pub bytes_moved: u64,
+    pub params: u64,
+    #[serde(default)]
+    pub kernels: u32,
 }
 
 impl ReferenceMeta {

@@ -64,6 +64,7 @@ def main():
         "ping": lambda args: {"pong": True, "tvm_s": 0.0},
         "build": build.build,
         "derive": layers.derive,
+        "size": layers.size,
         "check": check.check,
         "time": timing.paired,
         "doctor": doctor.doctor,

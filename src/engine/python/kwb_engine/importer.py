@@ -173,6 +173,10 @@ def import_task(args):
         "torch": torch.__version__,
         "generator": "numpy.default_rng([seed, arg_index]) v1",
     }
+    from . import layers
+
+    meta["size"] = layers.size({"source": text, "target": args["target"], "args_spec": args_spec, "outputs": outputs_spec})
+    meta["size"].pop("tvm_s", None)
     with open(os.path.join(out_dir, "reference.json"), "w") as f:
         json.dump(meta, f, indent=1)
 

@@ -240,3 +240,27 @@ def _apply_trace(mod, kernel, steps):
         line = next((f.lineno for f in reversed(traceback.extract_tb(e.__traceback__)) if f.filename == "<trace>"), None)
         raise JobError(errors.SYNTAX_API, f"trace line {line}: {type(e).__name__}: {build._first_line(e)}", "trace", line, None)
     return sch.mod, str(sch.trace)
+
+
+def size(args):
+    """Job `size`: FLOPs (TVM's estimate over the lowered kernels), compulsory
+    bytes moved (arguments in, outputs out) and parameter count."""
+    import numpy as np
+
+    target = build.make_target(args["target"])
+    mod = build.parse_module(args["source"])
+    l1 = lower(mod, target)
+    flops = 0.0
+    from tvm import s_tir
+
+    for f in kernels_of(l1).values():
+        try:
+            flops += float(s_tir.analysis.estimate_tir_flops(tvm.IRModule({"main": f})))
+        except Exception:
+            pass
+    spec = args["args_spec"]
+    nbytes = lambda shape, dtype: int(np.prod(shape)) * np.dtype(dtype).itemsize  # noqa: E731
+    moved = sum(nbytes(a["shape"], a["dtype"]) for a in spec)
+    moved += sum(nbytes(o["shape"], o["dtype"]) for o in args.get("outputs", []))
+    params = sum(int(np.prod(a["shape"])) for a in spec if a.get("role") == "param")
+    return {"flops": flops, "bytes_moved": moved, "params": params, "kernels": len(kernels_of(l1)), "tvm_s": 0.0}

@@ -1,0 +1,50 @@
+# from tvm.script import ir as I
+# from tvm.script import relax as R
+
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((1, 64, 128), dtype="float32"), context: R.Tensor((1, 96, 128), dtype="float32"), p_q_weight: R.Tensor((128, 128), dtype="float32"), p_q_bias: R.Tensor((128,), dtype="float32"), p_kv_weight: R.Tensor((256, 128), dtype="float32"), p_kv_bias: R.Tensor((256,), dtype="float32"), p_proj_weight: R.Tensor((128, 128), dtype="float32"), p_proj_bias: R.Tensor((128,), dtype="float32")) -> R.Tuple(R.Tensor((1, 64, 128), dtype="float32")):
+        R.func_attr({"num_input": 2})
+        with R.dataflow():
+            lv: R.Tensor((64, 128), dtype="float32") = R.reshape(x, R.shape([64, 128]))
+            lv1: R.Tensor((128, 128), dtype="float32") = R.permute_dims(p_q_weight, axes=[1, 0])
+            lv2: R.Tensor((64, 128), dtype="float32") = R.matmul(lv, lv1, out_dtype="float32")
+            lv3: R.Tensor((64, 128), dtype="float32") = R.add(p_q_bias, lv2)
+            lv4: R.Tensor((1, 64, 128), dtype="float32") = R.reshape(lv3, R.shape([1, 64, 128]))
+            lv5: R.Tensor((1, 64, 4, 32), dtype="float32") = R.reshape(lv4, R.shape([1, 64, 4, 32]))
+            lv6: R.Tensor((1, 4, 64, 32), dtype="float32") = R.permute_dims(lv5, axes=[0, 2, 1, 3])
+            lv7: R.Tensor((96, 128), dtype="float32") = R.reshape(context, R.shape([96, 128]))
+            lv8: R.Tensor((128, 256), dtype="float32") = R.permute_dims(p_kv_weight, axes=[1, 0])
+            lv9: R.Tensor((96, 256), dtype="float32") = R.matmul(lv7, lv8, out_dtype="float32")
+            lv10: R.Tensor((96, 256), dtype="float32") = R.add(p_kv_bias, lv9)
+            lv11: R.Tensor((1, 96, 256), dtype="float32") = R.reshape(lv10, R.shape([1, 96, 256]))
+            lv12: R.Tensor((1, 96, 2, 4, 32), dtype="float32") = R.reshape(lv11, R.shape([1, 96, 2, 4, 32]))
+            lv13: R.Tensor((2, 1, 4, 96, 32), dtype="float32") = R.permute_dims(lv12, axes=[2, 0, 3, 1, 4])
+            lv14: R.Tensor((1, 4, 96, 32), dtype="float32") = R.take(lv13, R.const(0, "int64"), axis=0, mode="fast")
+            lv15: R.Tensor((1, 4, 96, 32), dtype="float32") = R.take(lv13, R.const(1, "int64"), axis=0, mode="fast")
+            lv16: R.Tensor((1, 4, 32, 96), dtype="float32") = R.permute_dims(lv14, axes=[0, 1, 3, 2])
+            lv17: R.Tensor((1, 4, 64, 32), dtype="float32") = R.broadcast_to(lv6, R.shape([1, 4, 64, 32]))
+            lv18: R.Tensor((4, 64, 32), dtype="float32") = R.reshape(lv17, R.shape([4, 64, 32]))
+            lv19: R.Tensor((1, 4, 32, 96), dtype="float32") = R.broadcast_to(lv16, R.shape([1, 4, 32, 96]))
+            lv20: R.Tensor((4, 32, 96), dtype="float32") = R.reshape(lv19, R.shape([4, 32, 96]))
+            lv21: R.Tensor((4, 64, 96), dtype="float32") = R.matmul(lv18, lv20, out_dtype="float32")
+            lv22: R.Tensor((1, 4, 64, 96), dtype="float32") = R.reshape(lv21, R.shape([1, 4, 64, 96]))
+            lv23: R.Tensor((1, 4, 64, 96), dtype="float32") = R.multiply(lv22, R.const(0.1767766922712326, "float32"))
+            lv24: R.Tensor((1, 4, 64, 96), dtype="float32") = R.nn.softmax(lv23, axis=-1)
+            lv25: R.Tensor((1, 4, 64, 96), dtype="float32") = R.broadcast_to(lv24, R.shape([1, 4, 64, 96]))
+            lv26: R.Tensor((4, 64, 96), dtype="float32") = R.reshape(lv25, R.shape([4, 64, 96]))
+            lv27: R.Tensor((1, 4, 96, 32), dtype="float32") = R.broadcast_to(lv15, R.shape([1, 4, 96, 32]))
+            lv28: R.Tensor((4, 96, 32), dtype="float32") = R.reshape(lv27, R.shape([4, 96, 32]))
+            lv29: R.Tensor((4, 64, 32), dtype="float32") = R.matmul(lv26, lv28, out_dtype="float32")
+            lv30: R.Tensor((1, 4, 64, 32), dtype="float32") = R.reshape(lv29, R.shape([1, 4, 64, 32]))
+            lv31: R.Tensor((1, 64, 4, 32), dtype="float32") = R.permute_dims(lv30, axes=[0, 2, 1, 3])
+            lv32: R.Tensor((1, 64, 128), dtype="float32") = R.reshape(lv31, R.shape([1, 64, 128]))
+            lv33: R.Tensor((64, 128), dtype="float32") = R.reshape(lv32, R.shape([64, 128]))
+            lv34: R.Tensor((128, 128), dtype="float32") = R.permute_dims(p_proj_weight, axes=[1, 0])
+            lv35: R.Tensor((64, 128), dtype="float32") = R.matmul(lv33, lv34, out_dtype="float32")
+            lv36: R.Tensor((64, 128), dtype="float32") = R.add(p_proj_bias, lv35)
+            lv37: R.Tensor((1, 64, 128), dtype="float32") = R.reshape(lv36, R.shape([1, 64, 128]))
+            gv: R.Tuple(R.Tensor((1, 64, 128), dtype="float32")) = (lv37,)
+            R.output(gv)
+        return gv
