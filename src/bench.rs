@@ -17,12 +17,20 @@ pub struct Aggregate {
     pub failure_classes: BTreeMap<String, usize>,
 }
 
+/// Share of ALL tasks that are correct, validly timed, and faster than `p`
+/// with confidence: the lower end of the speedup's ~95% interval is above
+/// `p`, so a candidate equal to the baseline does not count as faster half
+/// the time by noise alone.
 pub fn fast_p(results: &[EvalResult], p: f64) -> f64 {
     if results.is_empty() {
         return 0.0;
     }
-    let n = results.iter().filter(|r| r.correct && r.timing_valid && r.speedup_median.is_some_and(|s| s > p)).count();
+    let n = results.iter().filter(|r| faster_than(r, p)).count();
     n as f64 / results.len() as f64
+}
+
+pub fn faster_than(r: &EvalResult, p: f64) -> bool {
+    r.correct && r.timing_valid && r.speedup_median.is_some_and(|s| s * (1.0 - r.ci.unwrap_or(0.0)) > p)
 }
 
 pub fn aggregate(results: &[EvalResult]) -> Aggregate {
@@ -48,17 +56,18 @@ pub fn aggregate(results: &[EvalResult]) -> Aggregate {
 
 pub fn table(results: &[EvalResult], agent: &str, baseline: &str) -> String {
     let mut s = format!("agent {agent}  baseline {baseline}\n");
-    s += &format!("{:<26} {:>7} {:>7} {:>11} {:>11} {:>8} {:>6}  failure\n", "task", "build", "correct", "cand ms", "base ms", "speedup", "valid");
+    s += &format!("{:<26} {:>7} {:>7} {:>11} {:>11} {:>8} {:>6} {:>6}  failure\n", "task", "build", "correct", "cand ms", "base ms", "speedup", "+/-", "valid");
     for r in results {
         let f = |x: Option<f64>| x.map(|v| format!("{v:.3}")).unwrap_or_else(|| "-".into());
         s += &format!(
-            "{:<26} {:>7} {:>7} {:>11} {:>11} {:>8} {:>6}  {}\n",
+            "{:<26} {:>7} {:>7} {:>11} {:>11} {:>8} {:>6} {:>6}  {}\n",
             r.task,
             if r.compile_ok { "ok" } else { "FAIL" },
             if r.correct { "yes" } else { "no" },
             f(r.candidate_ms),
             f(r.baseline_ms),
             r.speedup_median.map(|v| format!("{v:.3}x")).unwrap_or_else(|| "-".into()),
+            r.ci.map(|c| format!("{:.1}%", c * 100.0)).unwrap_or_else(|| "-".into()),
             if r.timing_valid { "yes" } else { "no" },
             r.failure_class.map(|c| c.to_string()).unwrap_or_default()
         );
@@ -103,16 +112,19 @@ mod tests {
 
     #[test]
     fn fast_p_counts_all_tasks_and_needs_valid_timing() {
+        let mut within_noise = result(true, true, Some(1.004));
+        within_noise.ci = Some(0.008);
         let rs = vec![
             result(true, true, Some(2.5)),
             result(true, true, Some(1.2)),
             result(true, false, Some(3.0)), // invalid timing never counts
             result(false, false, None),
+            within_noise, // 1.004x +/- 0.8% is not faster than 1.0 with confidence
         ];
-        assert_eq!(fast_p(&rs, 1.0), 0.5);
-        assert_eq!(fast_p(&rs, 2.0), 0.25);
+        assert_eq!(fast_p(&rs, 1.0), 0.4);
+        assert_eq!(fast_p(&rs, 2.0), 0.2);
         let a = aggregate(&rs);
-        assert_eq!(a.correct_at_1, 0.75);
+        assert_eq!(a.correct_at_1, 0.8);
         assert_eq!(a.failure_classes.get("numeric_mismatch"), Some(&1));
     }
 

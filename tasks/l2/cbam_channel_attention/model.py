@@ -16,7 +16,7 @@ class Model(nn.Module):
 
     def forward(self, x):
         avg = x.mean(dim=(2, 3))
-        mx = x.amax(dim=(2, 3))
+        mx = x.flatten(2).max(dim=-1)[0]
         w = torch.sigmoid(self.mlp(avg) + self.mlp(mx))
         return x * w[:, :, None, None]
 

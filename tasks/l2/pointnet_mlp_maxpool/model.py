@@ -15,7 +15,7 @@ class Model(nn.Module):
     def forward(self, points):
         y = torch.relu(self.fc1(points))
         y = torch.relu(self.fc2(y))
-        g = y.amax(dim=1)
+        g = y.max(dim=1)[0]
         return self.head(g)
 
 

@@ -1,0 +1,52 @@
+# from tvm.script import ir as I
+# from tvm.script import relax as R
+
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((1, 1, 49, 10), dtype="float32"), p_features_0_weight: R.Tensor((64, 1, 10, 4), dtype="float32"), p_features_1_weight: R.Tensor((64,), dtype="float32"), p_features_1_bias: R.Tensor((64,), dtype="float32"), p_features_1_running_mean: R.Tensor((64,), dtype="float32"), p_features_1_running_var: R.Tensor((64,), dtype="float32"), p_features_3_weight: R.Tensor((64, 1, 3, 3), dtype="float32"), p_features_4_weight: R.Tensor((64,), dtype="float32"), p_features_4_bias: R.Tensor((64,), dtype="float32"), p_features_4_running_mean: R.Tensor((64,), dtype="float32"), p_features_4_running_var: R.Tensor((64,), dtype="float32"), p_features_6_weight: R.Tensor((64, 64, 1, 1), dtype="float32"), p_features_7_weight: R.Tensor((64,), dtype="float32"), p_features_7_bias: R.Tensor((64,), dtype="float32"), p_features_7_running_mean: R.Tensor((64,), dtype="float32"), p_features_7_running_var: R.Tensor((64,), dtype="float32"), p_features_9_weight: R.Tensor((64, 1, 3, 3), dtype="float32"), p_features_10_weight: R.Tensor((64,), dtype="float32"), p_features_10_bias: R.Tensor((64,), dtype="float32"), p_features_10_running_mean: R.Tensor((64,), dtype="float32"), p_features_10_running_var: R.Tensor((64,), dtype="float32"), p_features_12_weight: R.Tensor((64, 64, 1, 1), dtype="float32"), p_features_13_weight: R.Tensor((64,), dtype="float32"), p_features_13_bias: R.Tensor((64,), dtype="float32"), p_features_13_running_mean: R.Tensor((64,), dtype="float32"), p_features_13_running_var: R.Tensor((64,), dtype="float32"), p_features_15_weight: R.Tensor((64, 1, 3, 3), dtype="float32"), p_features_16_weight: R.Tensor((64,), dtype="float32"), p_features_16_bias: R.Tensor((64,), dtype="float32"), p_features_16_running_mean: R.Tensor((64,), dtype="float32"), p_features_16_running_var: R.Tensor((64,), dtype="float32"), p_features_18_weight: R.Tensor((64, 64, 1, 1), dtype="float32"), p_features_19_weight: R.Tensor((64,), dtype="float32"), p_features_19_bias: R.Tensor((64,), dtype="float32"), p_features_19_running_mean: R.Tensor((64,), dtype="float32"), p_features_19_running_var: R.Tensor((64,), dtype="float32"), p_features_21_weight: R.Tensor((64, 1, 3, 3), dtype="float32"), p_features_22_weight: R.Tensor((64,), dtype="float32"), p_features_22_bias: R.Tensor((64,), dtype="float32"), p_features_22_running_mean: R.Tensor((64,), dtype="float32"), p_features_22_running_var: R.Tensor((64,), dtype="float32"), p_features_24_weight: R.Tensor((64, 64, 1, 1), dtype="float32"), p_features_25_weight: R.Tensor((64,), dtype="float32"), p_features_25_bias: R.Tensor((64,), dtype="float32"), p_features_25_running_mean: R.Tensor((64,), dtype="float32"), p_features_25_running_var: R.Tensor((64,), dtype="float32"), p_fc_weight: R.Tensor((12, 64), dtype="float32"), p_fc_bias: R.Tensor((12,), dtype="float32")) -> R.Tuple(R.Tensor((1, 12), dtype="float32")):
+        R.func_attr({"num_input": 1})
+        with R.dataflow():
+            lv: R.Tensor((1, 64, 25, 5), dtype="float32") = R.nn.conv2d(x, p_features_0_weight, strides=[2, 2], padding=[5, 1, 5, 1], dilation=[1, 1], groups=1, data_layout="NCHW", kernel_layout="OIHW", out_layout="NCHW", out_dtype="float32")
+            lv1: R.Tuple(R.Tensor((1, 64, 25, 5), dtype="float32"), R.Tensor((64,), dtype="float32"), R.Tensor((64,), dtype="float32")) = R.nn.batch_norm(lv, p_features_1_weight, p_features_1_bias, p_features_1_running_mean, p_features_1_running_var, axis=1, epsilon=1.0000000000000001e-05, center=True, scale=True, momentum=0.10000000000000001, training=False)
+            lv2: R.Tensor((1, 64, 25, 5), dtype="float32") = lv1[0]
+            lv3: R.Tensor((1, 64, 25, 5), dtype="float32") = R.nn.relu(lv2)
+            lv4: R.Tensor((1, 64, 25, 5), dtype="float32") = R.nn.conv2d(lv3, p_features_3_weight, strides=[1, 1], padding=[1, 1, 1, 1], dilation=[1, 1], groups=64, data_layout="NCHW", kernel_layout="OIHW", out_layout="NCHW", out_dtype="float32")
+            lv5: R.Tuple(R.Tensor((1, 64, 25, 5), dtype="float32"), R.Tensor((64,), dtype="float32"), R.Tensor((64,), dtype="float32")) = R.nn.batch_norm(lv4, p_features_4_weight, p_features_4_bias, p_features_4_running_mean, p_features_4_running_var, axis=1, epsilon=1.0000000000000001e-05, center=True, scale=True, momentum=0.10000000000000001, training=False)
+            lv6: R.Tensor((1, 64, 25, 5), dtype="float32") = lv5[0]
+            lv7: R.Tensor((1, 64, 25, 5), dtype="float32") = R.nn.relu(lv6)
+            lv8: R.Tensor((1, 64, 25, 5), dtype="float32") = R.nn.conv2d(lv7, p_features_6_weight, strides=[1, 1], padding=[0, 0, 0, 0], dilation=[1, 1], groups=1, data_layout="NCHW", kernel_layout="OIHW", out_layout="NCHW", out_dtype="float32")
+            lv9: R.Tuple(R.Tensor((1, 64, 25, 5), dtype="float32"), R.Tensor((64,), dtype="float32"), R.Tensor((64,), dtype="float32")) = R.nn.batch_norm(lv8, p_features_7_weight, p_features_7_bias, p_features_7_running_mean, p_features_7_running_var, axis=1, epsilon=1.0000000000000001e-05, center=True, scale=True, momentum=0.10000000000000001, training=False)
+            lv10: R.Tensor((1, 64, 25, 5), dtype="float32") = lv9[0]
+            lv11: R.Tensor((1, 64, 25, 5), dtype="float32") = R.nn.relu(lv10)
+            lv12: R.Tensor((1, 64, 25, 5), dtype="float32") = R.nn.conv2d(lv11, p_features_9_weight, strides=[1, 1], padding=[1, 1, 1, 1], dilation=[1, 1], groups=64, data_layout="NCHW", kernel_layout="OIHW", out_layout="NCHW", out_dtype="float32")
+            lv13: R.Tuple(R.Tensor((1, 64, 25, 5), dtype="float32"), R.Tensor((64,), dtype="float32"), R.Tensor((64,), dtype="float32")) = R.nn.batch_norm(lv12, p_features_10_weight, p_features_10_bias, p_features_10_running_mean, p_features_10_running_var, axis=1, epsilon=1.0000000000000001e-05, center=True, scale=True, momentum=0.10000000000000001, training=False)
+            lv14: R.Tensor((1, 64, 25, 5), dtype="float32") = lv13[0]
+            lv15: R.Tensor((1, 64, 25, 5), dtype="float32") = R.nn.relu(lv14)
+            lv16: R.Tensor((1, 64, 25, 5), dtype="float32") = R.nn.conv2d(lv15, p_features_12_weight, strides=[1, 1], padding=[0, 0, 0, 0], dilation=[1, 1], groups=1, data_layout="NCHW", kernel_layout="OIHW", out_layout="NCHW", out_dtype="float32")
+            lv17: R.Tuple(R.Tensor((1, 64, 25, 5), dtype="float32"), R.Tensor((64,), dtype="float32"), R.Tensor((64,), dtype="float32")) = R.nn.batch_norm(lv16, p_features_13_weight, p_features_13_bias, p_features_13_running_mean, p_features_13_running_var, axis=1, epsilon=1.0000000000000001e-05, center=True, scale=True, momentum=0.10000000000000001, training=False)
+            lv18: R.Tensor((1, 64, 25, 5), dtype="float32") = lv17[0]
+            lv19: R.Tensor((1, 64, 25, 5), dtype="float32") = R.nn.relu(lv18)
+            lv20: R.Tensor((1, 64, 25, 5), dtype="float32") = R.nn.conv2d(lv19, p_features_15_weight, strides=[1, 1], padding=[1, 1, 1, 1], dilation=[1, 1], groups=64, data_layout="NCHW", kernel_layout="OIHW", out_layout="NCHW", out_dtype="float32")
+            lv21: R.Tuple(R.Tensor((1, 64, 25, 5), dtype="float32"), R.Tensor((64,), dtype="float32"), R.Tensor((64,), dtype="float32")) = R.nn.batch_norm(lv20, p_features_16_weight, p_features_16_bias, p_features_16_running_mean, p_features_16_running_var, axis=1, epsilon=1.0000000000000001e-05, center=True, scale=True, momentum=0.10000000000000001, training=False)
+            lv22: R.Tensor((1, 64, 25, 5), dtype="float32") = lv21[0]
+            lv23: R.Tensor((1, 64, 25, 5), dtype="float32") = R.nn.relu(lv22)
+            lv24: R.Tensor((1, 64, 25, 5), dtype="float32") = R.nn.conv2d(lv23, p_features_18_weight, strides=[1, 1], padding=[0, 0, 0, 0], dilation=[1, 1], groups=1, data_layout="NCHW", kernel_layout="OIHW", out_layout="NCHW", out_dtype="float32")
+            lv25: R.Tuple(R.Tensor((1, 64, 25, 5), dtype="float32"), R.Tensor((64,), dtype="float32"), R.Tensor((64,), dtype="float32")) = R.nn.batch_norm(lv24, p_features_19_weight, p_features_19_bias, p_features_19_running_mean, p_features_19_running_var, axis=1, epsilon=1.0000000000000001e-05, center=True, scale=True, momentum=0.10000000000000001, training=False)
+            lv26: R.Tensor((1, 64, 25, 5), dtype="float32") = lv25[0]
+            lv27: R.Tensor((1, 64, 25, 5), dtype="float32") = R.nn.relu(lv26)
+            lv28: R.Tensor((1, 64, 25, 5), dtype="float32") = R.nn.conv2d(lv27, p_features_21_weight, strides=[1, 1], padding=[1, 1, 1, 1], dilation=[1, 1], groups=64, data_layout="NCHW", kernel_layout="OIHW", out_layout="NCHW", out_dtype="float32")
+            lv29: R.Tuple(R.Tensor((1, 64, 25, 5), dtype="float32"), R.Tensor((64,), dtype="float32"), R.Tensor((64,), dtype="float32")) = R.nn.batch_norm(lv28, p_features_22_weight, p_features_22_bias, p_features_22_running_mean, p_features_22_running_var, axis=1, epsilon=1.0000000000000001e-05, center=True, scale=True, momentum=0.10000000000000001, training=False)
+            lv30: R.Tensor((1, 64, 25, 5), dtype="float32") = lv29[0]
+            lv31: R.Tensor((1, 64, 25, 5), dtype="float32") = R.nn.relu(lv30)
+            lv32: R.Tensor((1, 64, 25, 5), dtype="float32") = R.nn.conv2d(lv31, p_features_24_weight, strides=[1, 1], padding=[0, 0, 0, 0], dilation=[1, 1], groups=1, data_layout="NCHW", kernel_layout="OIHW", out_layout="NCHW", out_dtype="float32")
+            lv33: R.Tuple(R.Tensor((1, 64, 25, 5), dtype="float32"), R.Tensor((64,), dtype="float32"), R.Tensor((64,), dtype="float32")) = R.nn.batch_norm(lv32, p_features_25_weight, p_features_25_bias, p_features_25_running_mean, p_features_25_running_var, axis=1, epsilon=1.0000000000000001e-05, center=True, scale=True, momentum=0.10000000000000001, training=False)
+            lv34: R.Tensor((1, 64, 25, 5), dtype="float32") = lv33[0]
+            lv35: R.Tensor((1, 64, 25, 5), dtype="float32") = R.nn.relu(lv34)
+            lv36: R.Tensor((1, 64), dtype="float32") = R.mean(lv35, axis=[2, 3], keepdims=False)
+            lv37: R.Tensor((64, 12), dtype="float32") = R.permute_dims(p_fc_weight, axes=[1, 0])
+            lv38: R.Tensor((1, 12), dtype="float32") = R.matmul(lv36, lv37, out_dtype="float32")
+            lv39: R.Tensor((1, 12), dtype="float32") = R.add(p_fc_bias, lv38)
+            gv: R.Tuple(R.Tensor((1, 12), dtype="float32")) = (lv39,)
+            R.output(gv)
+        return gv
