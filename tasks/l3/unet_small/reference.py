@@ -1,0 +1,95 @@
+# from tvm.script import ir as I
+# from tvm.script import relax as R
+
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((1, 3, 64, 64), dtype="float32"), p_enc1_0_weight: R.Tensor((16, 3, 3, 3), dtype="float32"), p_enc1_1_weight: R.Tensor((16,), dtype="float32"), p_enc1_1_bias: R.Tensor((16,), dtype="float32"), p_enc1_1_running_mean: R.Tensor((16,), dtype="float32"), p_enc1_1_running_var: R.Tensor((16,), dtype="float32"), p_enc1_3_weight: R.Tensor((16, 16, 3, 3), dtype="float32"), p_enc1_4_weight: R.Tensor((16,), dtype="float32"), p_enc1_4_bias: R.Tensor((16,), dtype="float32"), p_enc1_4_running_mean: R.Tensor((16,), dtype="float32"), p_enc1_4_running_var: R.Tensor((16,), dtype="float32"), p_enc2_0_weight: R.Tensor((32, 16, 3, 3), dtype="float32"), p_enc2_1_weight: R.Tensor((32,), dtype="float32"), p_enc2_1_bias: R.Tensor((32,), dtype="float32"), p_enc2_1_running_mean: R.Tensor((32,), dtype="float32"), p_enc2_1_running_var: R.Tensor((32,), dtype="float32"), p_enc2_3_weight: R.Tensor((32, 32, 3, 3), dtype="float32"), p_enc2_4_weight: R.Tensor((32,), dtype="float32"), p_enc2_4_bias: R.Tensor((32,), dtype="float32"), p_enc2_4_running_mean: R.Tensor((32,), dtype="float32"), p_enc2_4_running_var: R.Tensor((32,), dtype="float32"), p_enc3_0_weight: R.Tensor((64, 32, 3, 3), dtype="float32"), p_enc3_1_weight: R.Tensor((64,), dtype="float32"), p_enc3_1_bias: R.Tensor((64,), dtype="float32"), p_enc3_1_running_mean: R.Tensor((64,), dtype="float32"), p_enc3_1_running_var: R.Tensor((64,), dtype="float32"), p_enc3_3_weight: R.Tensor((64, 64, 3, 3), dtype="float32"), p_enc3_4_weight: R.Tensor((64,), dtype="float32"), p_enc3_4_bias: R.Tensor((64,), dtype="float32"), p_enc3_4_running_mean: R.Tensor((64,), dtype="float32"), p_enc3_4_running_var: R.Tensor((64,), dtype="float32"), p_bottleneck_0_weight: R.Tensor((128, 64, 3, 3), dtype="float32"), p_bottleneck_1_weight: R.Tensor((128,), dtype="float32"), p_bottleneck_1_bias: R.Tensor((128,), dtype="float32"), p_bottleneck_1_running_mean: R.Tensor((128,), dtype="float32"), p_bottleneck_1_running_var: R.Tensor((128,), dtype="float32"), p_bottleneck_3_weight: R.Tensor((128, 128, 3, 3), dtype="float32"), p_bottleneck_4_weight: R.Tensor((128,), dtype="float32"), p_bottleneck_4_bias: R.Tensor((128,), dtype="float32"), p_bottleneck_4_running_mean: R.Tensor((128,), dtype="float32"), p_bottleneck_4_running_var: R.Tensor((128,), dtype="float32"), p_up3_weight: R.Tensor((128, 64, 2, 2), dtype="float32"), p_up3_bias: R.Tensor((64,), dtype="float32"), p_dec3_0_weight: R.Tensor((64, 128, 3, 3), dtype="float32"), p_dec3_1_weight: R.Tensor((64,), dtype="float32"), p_dec3_1_bias: R.Tensor((64,), dtype="float32"), p_dec3_1_running_mean: R.Tensor((64,), dtype="float32"), p_dec3_1_running_var: R.Tensor((64,), dtype="float32"), p_dec3_3_weight: R.Tensor((64, 64, 3, 3), dtype="float32"), p_dec3_4_weight: R.Tensor((64,), dtype="float32"), p_dec3_4_bias: R.Tensor((64,), dtype="float32"), p_dec3_4_running_mean: R.Tensor((64,), dtype="float32"), p_dec3_4_running_var: R.Tensor((64,), dtype="float32"), p_up2_weight: R.Tensor((64, 32, 2, 2), dtype="float32"), p_up2_bias: R.Tensor((32,), dtype="float32"), p_dec2_0_weight: R.Tensor((32, 64, 3, 3), dtype="float32"), p_dec2_1_weight: R.Tensor((32,), dtype="float32"), p_dec2_1_bias: R.Tensor((32,), dtype="float32"), p_dec2_1_running_mean: R.Tensor((32,), dtype="float32"), p_dec2_1_running_var: R.Tensor((32,), dtype="float32"), p_dec2_3_weight: R.Tensor((32, 32, 3, 3), dtype="float32"), p_dec2_4_weight: R.Tensor((32,), dtype="float32"), p_dec2_4_bias: R.Tensor((32,), dtype="float32"), p_dec2_4_running_mean: R.Tensor((32,), dtype="float32"), p_dec2_4_running_var: R.Tensor((32,), dtype="float32"), p_up1_weight: R.Tensor((32, 16, 2, 2), dtype="float32"), p_up1_bias: R.Tensor((16,), dtype="float32"), p_dec1_0_weight: R.Tensor((16, 32, 3, 3), dtype="float32"), p_dec1_1_weight: R.Tensor((16,), dtype="float32"), p_dec1_1_bias: R.Tensor((16,), dtype="float32"), p_dec1_1_running_mean: R.Tensor((16,), dtype="float32"), p_dec1_1_running_var: R.Tensor((16,), dtype="float32"), p_dec1_3_weight: R.Tensor((16, 16, 3, 3), dtype="float32"), p_dec1_4_weight: R.Tensor((16,), dtype="float32"), p_dec1_4_bias: R.Tensor((16,), dtype="float32"), p_dec1_4_running_mean: R.Tensor((16,), dtype="float32"), p_dec1_4_running_var: R.Tensor((16,), dtype="float32"), p_out_weight: R.Tensor((1, 16, 1, 1), dtype="float32"), p_out_bias: R.Tensor((1,), dtype="float32")) -> R.Tuple(R.Tensor((1, 1, 64, 64), dtype="float32")):
+        R.func_attr({"num_input": 1})
+        with R.dataflow():
+            lv: R.Tensor((1, 16, 64, 64), dtype="float32") = R.nn.conv2d(x, p_enc1_0_weight, strides=[1, 1], padding=[1, 1, 1, 1], dilation=[1, 1], groups=1, data_layout="NCHW", kernel_layout="OIHW", out_layout="NCHW", out_dtype="float32")
+            lv1: R.Tuple(R.Tensor((1, 16, 64, 64), dtype="float32"), R.Tensor((16,), dtype="float32"), R.Tensor((16,), dtype="float32")) = R.nn.batch_norm(lv, p_enc1_1_weight, p_enc1_1_bias, p_enc1_1_running_mean, p_enc1_1_running_var, axis=1, epsilon=1.0000000000000001e-05, center=True, scale=True, momentum=0.10000000000000001, training=False)
+            lv2: R.Tensor((1, 16, 64, 64), dtype="float32") = lv1[0]
+            lv3: R.Tensor((1, 16, 64, 64), dtype="float32") = R.nn.relu(lv2)
+            lv4: R.Tensor((1, 16, 64, 64), dtype="float32") = R.nn.conv2d(lv3, p_enc1_3_weight, strides=[1, 1], padding=[1, 1, 1, 1], dilation=[1, 1], groups=1, data_layout="NCHW", kernel_layout="OIHW", out_layout="NCHW", out_dtype="float32")
+            lv5: R.Tuple(R.Tensor((1, 16, 64, 64), dtype="float32"), R.Tensor((16,), dtype="float32"), R.Tensor((16,), dtype="float32")) = R.nn.batch_norm(lv4, p_enc1_4_weight, p_enc1_4_bias, p_enc1_4_running_mean, p_enc1_4_running_var, axis=1, epsilon=1.0000000000000001e-05, center=True, scale=True, momentum=0.10000000000000001, training=False)
+            lv6: R.Tensor((1, 16, 64, 64), dtype="float32") = lv5[0]
+            lv7: R.Tensor((1, 16, 64, 64), dtype="float32") = R.nn.relu(lv6)
+            lv8: R.Tensor((1, 16, 32, 32), dtype="float32") = R.nn.max_pool2d(lv7, pool_size=[2, 2], strides=[2, 2], dilation=[1, 1], padding=[0, 0, 0, 0], ceil_mode=False, count_include_pad=False, layout="NCHW", out_layout="NCHW")
+            lv9: R.Tensor((1, 16, 32, 32), dtype="float32") = R.zeros_like(lv8, dtype=None)
+            lv10: R.Tuple(R.Tensor((1, 16, 32, 32), dtype="float32"), R.Tensor((1, 16, 32, 32), dtype="float32")) = lv8, lv9
+            lv11: R.Tensor((1, 16, 32, 32), dtype="float32") = lv10[0]
+            lv12: R.Tensor((1, 32, 32, 32), dtype="float32") = R.nn.conv2d(lv11, p_enc2_0_weight, strides=[1, 1], padding=[1, 1, 1, 1], dilation=[1, 1], groups=1, data_layout="NCHW", kernel_layout="OIHW", out_layout="NCHW", out_dtype="float32")
+            lv13: R.Tuple(R.Tensor((1, 32, 32, 32), dtype="float32"), R.Tensor((32,), dtype="float32"), R.Tensor((32,), dtype="float32")) = R.nn.batch_norm(lv12, p_enc2_1_weight, p_enc2_1_bias, p_enc2_1_running_mean, p_enc2_1_running_var, axis=1, epsilon=1.0000000000000001e-05, center=True, scale=True, momentum=0.10000000000000001, training=False)
+            lv14: R.Tensor((1, 32, 32, 32), dtype="float32") = lv13[0]
+            lv15: R.Tensor((1, 32, 32, 32), dtype="float32") = R.nn.relu(lv14)
+            lv16: R.Tensor((1, 32, 32, 32), dtype="float32") = R.nn.conv2d(lv15, p_enc2_3_weight, strides=[1, 1], padding=[1, 1, 1, 1], dilation=[1, 1], groups=1, data_layout="NCHW", kernel_layout="OIHW", out_layout="NCHW", out_dtype="float32")
+            lv17: R.Tuple(R.Tensor((1, 32, 32, 32), dtype="float32"), R.Tensor((32,), dtype="float32"), R.Tensor((32,), dtype="float32")) = R.nn.batch_norm(lv16, p_enc2_4_weight, p_enc2_4_bias, p_enc2_4_running_mean, p_enc2_4_running_var, axis=1, epsilon=1.0000000000000001e-05, center=True, scale=True, momentum=0.10000000000000001, training=False)
+            lv18: R.Tensor((1, 32, 32, 32), dtype="float32") = lv17[0]
+            lv19: R.Tensor((1, 32, 32, 32), dtype="float32") = R.nn.relu(lv18)
+            lv20: R.Tensor((1, 32, 16, 16), dtype="float32") = R.nn.max_pool2d(lv19, pool_size=[2, 2], strides=[2, 2], dilation=[1, 1], padding=[0, 0, 0, 0], ceil_mode=False, count_include_pad=False, layout="NCHW", out_layout="NCHW")
+            lv21: R.Tensor((1, 32, 16, 16), dtype="float32") = R.zeros_like(lv20, dtype=None)
+            lv22: R.Tuple(R.Tensor((1, 32, 16, 16), dtype="float32"), R.Tensor((1, 32, 16, 16), dtype="float32")) = lv20, lv21
+            lv23: R.Tensor((1, 32, 16, 16), dtype="float32") = lv22[0]
+            lv24: R.Tensor((1, 64, 16, 16), dtype="float32") = R.nn.conv2d(lv23, p_enc3_0_weight, strides=[1, 1], padding=[1, 1, 1, 1], dilation=[1, 1], groups=1, data_layout="NCHW", kernel_layout="OIHW", out_layout="NCHW", out_dtype="float32")
+            lv25: R.Tuple(R.Tensor((1, 64, 16, 16), dtype="float32"), R.Tensor((64,), dtype="float32"), R.Tensor((64,), dtype="float32")) = R.nn.batch_norm(lv24, p_enc3_1_weight, p_enc3_1_bias, p_enc3_1_running_mean, p_enc3_1_running_var, axis=1, epsilon=1.0000000000000001e-05, center=True, scale=True, momentum=0.10000000000000001, training=False)
+            lv26: R.Tensor((1, 64, 16, 16), dtype="float32") = lv25[0]
+            lv27: R.Tensor((1, 64, 16, 16), dtype="float32") = R.nn.relu(lv26)
+            lv28: R.Tensor((1, 64, 16, 16), dtype="float32") = R.nn.conv2d(lv27, p_enc3_3_weight, strides=[1, 1], padding=[1, 1, 1, 1], dilation=[1, 1], groups=1, data_layout="NCHW", kernel_layout="OIHW", out_layout="NCHW", out_dtype="float32")
+            lv29: R.Tuple(R.Tensor((1, 64, 16, 16), dtype="float32"), R.Tensor((64,), dtype="float32"), R.Tensor((64,), dtype="float32")) = R.nn.batch_norm(lv28, p_enc3_4_weight, p_enc3_4_bias, p_enc3_4_running_mean, p_enc3_4_running_var, axis=1, epsilon=1.0000000000000001e-05, center=True, scale=True, momentum=0.10000000000000001, training=False)
+            lv30: R.Tensor((1, 64, 16, 16), dtype="float32") = lv29[0]
+            lv31: R.Tensor((1, 64, 16, 16), dtype="float32") = R.nn.relu(lv30)
+            lv32: R.Tensor((1, 64, 8, 8), dtype="float32") = R.nn.max_pool2d(lv31, pool_size=[2, 2], strides=[2, 2], dilation=[1, 1], padding=[0, 0, 0, 0], ceil_mode=False, count_include_pad=False, layout="NCHW", out_layout="NCHW")
+            lv33: R.Tensor((1, 64, 8, 8), dtype="float32") = R.zeros_like(lv32, dtype=None)
+            lv34: R.Tuple(R.Tensor((1, 64, 8, 8), dtype="float32"), R.Tensor((1, 64, 8, 8), dtype="float32")) = lv32, lv33
+            lv35: R.Tensor((1, 64, 8, 8), dtype="float32") = lv34[0]
+            lv36: R.Tensor((1, 128, 8, 8), dtype="float32") = R.nn.conv2d(lv35, p_bottleneck_0_weight, strides=[1, 1], padding=[1, 1, 1, 1], dilation=[1, 1], groups=1, data_layout="NCHW", kernel_layout="OIHW", out_layout="NCHW", out_dtype="float32")
+            lv37: R.Tuple(R.Tensor((1, 128, 8, 8), dtype="float32"), R.Tensor((128,), dtype="float32"), R.Tensor((128,), dtype="float32")) = R.nn.batch_norm(lv36, p_bottleneck_1_weight, p_bottleneck_1_bias, p_bottleneck_1_running_mean, p_bottleneck_1_running_var, axis=1, epsilon=1.0000000000000001e-05, center=True, scale=True, momentum=0.10000000000000001, training=False)
+            lv38: R.Tensor((1, 128, 8, 8), dtype="float32") = lv37[0]
+            lv39: R.Tensor((1, 128, 8, 8), dtype="float32") = R.nn.relu(lv38)
+            lv40: R.Tensor((1, 128, 8, 8), dtype="float32") = R.nn.conv2d(lv39, p_bottleneck_3_weight, strides=[1, 1], padding=[1, 1, 1, 1], dilation=[1, 1], groups=1, data_layout="NCHW", kernel_layout="OIHW", out_layout="NCHW", out_dtype="float32")
+            lv41: R.Tuple(R.Tensor((1, 128, 8, 8), dtype="float32"), R.Tensor((128,), dtype="float32"), R.Tensor((128,), dtype="float32")) = R.nn.batch_norm(lv40, p_bottleneck_4_weight, p_bottleneck_4_bias, p_bottleneck_4_running_mean, p_bottleneck_4_running_var, axis=1, epsilon=1.0000000000000001e-05, center=True, scale=True, momentum=0.10000000000000001, training=False)
+            lv42: R.Tensor((1, 128, 8, 8), dtype="float32") = lv41[0]
+            lv43: R.Tensor((1, 128, 8, 8), dtype="float32") = R.nn.relu(lv42)
+            lv44: R.Tensor((1, 64, 16, 16), dtype="float32") = R.nn.conv2d_transpose(lv43, p_up3_weight, strides=[2, 2], padding=[0, 0, 0, 0], output_padding=[0, 0], dilation=[1, 1], groups=1, data_layout="NCHW", kernel_layout="IOHW", out_layout="NCHW", out_dtype="float32")
+            lv45: R.Tensor((1, 64, 1, 1), dtype="float32") = R.reshape(p_up3_bias, R.shape([1, 64, 1, 1]))
+            lv46: R.Tensor((1, 64, 16, 16), dtype="float32") = R.add(lv44, lv45)
+            lv47: R.Tensor((1, 128, 16, 16), dtype="float32") = R.concat((lv46, lv31), axis=1)
+            lv48: R.Tensor((1, 64, 16, 16), dtype="float32") = R.nn.conv2d(lv47, p_dec3_0_weight, strides=[1, 1], padding=[1, 1, 1, 1], dilation=[1, 1], groups=1, data_layout="NCHW", kernel_layout="OIHW", out_layout="NCHW", out_dtype="float32")
+            lv49: R.Tuple(R.Tensor((1, 64, 16, 16), dtype="float32"), R.Tensor((64,), dtype="float32"), R.Tensor((64,), dtype="float32")) = R.nn.batch_norm(lv48, p_dec3_1_weight, p_dec3_1_bias, p_dec3_1_running_mean, p_dec3_1_running_var, axis=1, epsilon=1.0000000000000001e-05, center=True, scale=True, momentum=0.10000000000000001, training=False)
+            lv50: R.Tensor((1, 64, 16, 16), dtype="float32") = lv49[0]
+            lv51: R.Tensor((1, 64, 16, 16), dtype="float32") = R.nn.relu(lv50)
+            lv52: R.Tensor((1, 64, 16, 16), dtype="float32") = R.nn.conv2d(lv51, p_dec3_3_weight, strides=[1, 1], padding=[1, 1, 1, 1], dilation=[1, 1], groups=1, data_layout="NCHW", kernel_layout="OIHW", out_layout="NCHW", out_dtype="float32")
+            lv53: R.Tuple(R.Tensor((1, 64, 16, 16), dtype="float32"), R.Tensor((64,), dtype="float32"), R.Tensor((64,), dtype="float32")) = R.nn.batch_norm(lv52, p_dec3_4_weight, p_dec3_4_bias, p_dec3_4_running_mean, p_dec3_4_running_var, axis=1, epsilon=1.0000000000000001e-05, center=True, scale=True, momentum=0.10000000000000001, training=False)
+            lv54: R.Tensor((1, 64, 16, 16), dtype="float32") = lv53[0]
+            lv55: R.Tensor((1, 64, 16, 16), dtype="float32") = R.nn.relu(lv54)
+            lv56: R.Tensor((1, 32, 32, 32), dtype="float32") = R.nn.conv2d_transpose(lv55, p_up2_weight, strides=[2, 2], padding=[0, 0, 0, 0], output_padding=[0, 0], dilation=[1, 1], groups=1, data_layout="NCHW", kernel_layout="IOHW", out_layout="NCHW", out_dtype="float32")
+            lv57: R.Tensor((1, 32, 1, 1), dtype="float32") = R.reshape(p_up2_bias, R.shape([1, 32, 1, 1]))
+            lv58: R.Tensor((1, 32, 32, 32), dtype="float32") = R.add(lv56, lv57)
+            lv59: R.Tensor((1, 64, 32, 32), dtype="float32") = R.concat((lv58, lv19), axis=1)
+            lv60: R.Tensor((1, 32, 32, 32), dtype="float32") = R.nn.conv2d(lv59, p_dec2_0_weight, strides=[1, 1], padding=[1, 1, 1, 1], dilation=[1, 1], groups=1, data_layout="NCHW", kernel_layout="OIHW", out_layout="NCHW", out_dtype="float32")
+            lv61: R.Tuple(R.Tensor((1, 32, 32, 32), dtype="float32"), R.Tensor((32,), dtype="float32"), R.Tensor((32,), dtype="float32")) = R.nn.batch_norm(lv60, p_dec2_1_weight, p_dec2_1_bias, p_dec2_1_running_mean, p_dec2_1_running_var, axis=1, epsilon=1.0000000000000001e-05, center=True, scale=True, momentum=0.10000000000000001, training=False)
+            lv62: R.Tensor((1, 32, 32, 32), dtype="float32") = lv61[0]
+            lv63: R.Tensor((1, 32, 32, 32), dtype="float32") = R.nn.relu(lv62)
+            lv64: R.Tensor((1, 32, 32, 32), dtype="float32") = R.nn.conv2d(lv63, p_dec2_3_weight, strides=[1, 1], padding=[1, 1, 1, 1], dilation=[1, 1], groups=1, data_layout="NCHW", kernel_layout="OIHW", out_layout="NCHW", out_dtype="float32")
+            lv65: R.Tuple(R.Tensor((1, 32, 32, 32), dtype="float32"), R.Tensor((32,), dtype="float32"), R.Tensor((32,), dtype="float32")) = R.nn.batch_norm(lv64, p_dec2_4_weight, p_dec2_4_bias, p_dec2_4_running_mean, p_dec2_4_running_var, axis=1, epsilon=1.0000000000000001e-05, center=True, scale=True, momentum=0.10000000000000001, training=False)
+            lv66: R.Tensor((1, 32, 32, 32), dtype="float32") = lv65[0]
+            lv67: R.Tensor((1, 32, 32, 32), dtype="float32") = R.nn.relu(lv66)
+            lv68: R.Tensor((1, 16, 64, 64), dtype="float32") = R.nn.conv2d_transpose(lv67, p_up1_weight, strides=[2, 2], padding=[0, 0, 0, 0], output_padding=[0, 0], dilation=[1, 1], groups=1, data_layout="NCHW", kernel_layout="IOHW", out_layout="NCHW", out_dtype="float32")
+            lv69: R.Tensor((1, 16, 1, 1), dtype="float32") = R.reshape(p_up1_bias, R.shape([1, 16, 1, 1]))
+            lv70: R.Tensor((1, 16, 64, 64), dtype="float32") = R.add(lv68, lv69)
+            lv71: R.Tensor((1, 32, 64, 64), dtype="float32") = R.concat((lv70, lv7), axis=1)
+            lv72: R.Tensor((1, 16, 64, 64), dtype="float32") = R.nn.conv2d(lv71, p_dec1_0_weight, strides=[1, 1], padding=[1, 1, 1, 1], dilation=[1, 1], groups=1, data_layout="NCHW", kernel_layout="OIHW", out_layout="NCHW", out_dtype="float32")
+            lv73: R.Tuple(R.Tensor((1, 16, 64, 64), dtype="float32"), R.Tensor((16,), dtype="float32"), R.Tensor((16,), dtype="float32")) = R.nn.batch_norm(lv72, p_dec1_1_weight, p_dec1_1_bias, p_dec1_1_running_mean, p_dec1_1_running_var, axis=1, epsilon=1.0000000000000001e-05, center=True, scale=True, momentum=0.10000000000000001, training=False)
+            lv74: R.Tensor((1, 16, 64, 64), dtype="float32") = lv73[0]
+            lv75: R.Tensor((1, 16, 64, 64), dtype="float32") = R.nn.relu(lv74)
+            lv76: R.Tensor((1, 16, 64, 64), dtype="float32") = R.nn.conv2d(lv75, p_dec1_3_weight, strides=[1, 1], padding=[1, 1, 1, 1], dilation=[1, 1], groups=1, data_layout="NCHW", kernel_layout="OIHW", out_layout="NCHW", out_dtype="float32")
+            lv77: R.Tuple(R.Tensor((1, 16, 64, 64), dtype="float32"), R.Tensor((16,), dtype="float32"), R.Tensor((16,), dtype="float32")) = R.nn.batch_norm(lv76, p_dec1_4_weight, p_dec1_4_bias, p_dec1_4_running_mean, p_dec1_4_running_var, axis=1, epsilon=1.0000000000000001e-05, center=True, scale=True, momentum=0.10000000000000001, training=False)
+            lv78: R.Tensor((1, 16, 64, 64), dtype="float32") = lv77[0]
+            lv79: R.Tensor((1, 16, 64, 64), dtype="float32") = R.nn.relu(lv78)
+            lv80: R.Tensor((1, 1, 64, 64), dtype="float32") = R.nn.conv2d(lv79, p_out_weight, strides=[1, 1], padding=[0, 0, 0, 0], dilation=[1, 1], groups=1, data_layout="NCHW", kernel_layout="OIHW", out_layout="NCHW", out_dtype="float32")
+            lv81: R.Tensor((1, 1, 1, 1), dtype="float32") = R.reshape(p_out_bias, R.shape([1, 1, 1, 1]))
+            lv82: R.Tensor((1, 1, 64, 64), dtype="float32") = R.add(lv80, lv81)
+            gv: R.Tuple(R.Tensor((1, 1, 64, 64), dtype="float32")) = (lv82,)
+            R.output(gv)
+        return gv
