@@ -17,6 +17,8 @@ fn bundled_suite_has_ten_level_one_tasks_and_a_smoke_suite() {
     assert!(set.problems.is_empty(), "{:?}", set.problems);
     let count = |l: u8| set.tasks.iter().filter(|t| t.meta.level == l).count();
     assert!(count(1) >= 40, "{} level-1 tasks", count(1));
+    assert!(count(2) >= 30, "{} level-2 tasks", count(2));
+    assert!(count(3) >= 10, "{} level-3 tasks", count(3));
     for t in &set.tasks {
         assert!(!t.meta.domains.is_empty());
         assert!(t.reference.as_ref().unwrap().size.is_some(), "{} has no size figures", t.id());
@@ -111,6 +113,10 @@ fn every_shipped_reference_is_correct_and_validly_timed() {
         assert!((0.9..1.1).contains(&x), "{}: the reference against itself gave {x}", t.id());
         assert_eq!(last["manifest"]["versions"]["tvm"], "0.27.0.post1");
         assert!(last["manifest"]["config_hash"].as_str().is_some_and(|h| h.len() == 16));
+        eprintln!("{:<28} L{} one forward pass {:>9.3} ms (speedup {:.3}x +/- {:.1}%)", t.id(), t.meta.level, last["baseline_ms"].as_f64().unwrap(), x, last["ci"].as_f64().unwrap_or(0.0) * 100.0);
+        if t.meta.level == 3 {
+            assert!(last["baseline_ms"].as_f64().unwrap() < 1000.0, "{}: a model graph must run within about 1 s", t.id());
+        }
     }
     eprintln!("timings left invalid (kernels under {TIMED_FLOOR_MS} ms): {short_and_noisy:?}");
     assert!(short_and_noisy.len() * 10 <= set.tasks.len(), "too many invalid timings: {short_and_noisy:?}");

@@ -47,11 +47,12 @@ pub enum TasksCmd {
         /// Task id (default: from the file name).
         #[arg(long)]
         id: Option<String>,
-        #[arg(long, default_value_t = 1)]
-        level: u8,
-        /// Comma-separated domain suites.
-        #[arg(long, default_value = "mobile,robotics,aiot", value_delimiter = ',')]
-        domains: Vec<String>,
+        /// 1, 2 or 3 (default: guessed from the path, as in KernelBench's level1/..level3/, else 1).
+        #[arg(long)]
+        level: Option<u8>,
+        /// Comma-separated domain suites (default: guessed from the model's layers and size).
+        #[arg(long, value_delimiter = ',')]
+        domains: Option<Vec<String>>,
         /// Override a module-level constant of the file: --set batch_size=16
         #[arg(long = "set", value_name = "NAME=VALUE")]
         set: Vec<String>,
@@ -229,7 +230,8 @@ async fn check_one(ev: &crate::eval::Evaluator, t: &crate::tasks::Task) -> Resul
 }
 
 #[allow(clippy::too_many_arguments)]
-async fn import(ctx: &Ctx, path: PathBuf, id: Option<String>, level: u8, domains: Vec<String>, set: Vec<String>, max_bytes: u64, out: Option<PathBuf>) -> Result<ExitCode> {
+async fn import(ctx: &Ctx, path: PathBuf, id: Option<String>, level: Option<u8>, domains: Option<Vec<String>>, set: Vec<String>, max_bytes: u64, out: Option<PathBuf>) -> Result<ExitCode> {
+    use crate::tasks::import::{guess_domains, guess_level};
     let mut overrides = BTreeMap::new();
     for s in &set {
         let (k, v) = s.split_once('=').with_context(|| format!("--set {s}: write NAME=VALUE"))?;
@@ -253,6 +255,8 @@ async fn import(ctx: &Ctx, path: PathBuf, id: Option<String>, level: u8, domains
     let mut failed = 0;
     for file in &files {
         let tid = if files.len() == 1 { id.clone().unwrap_or_else(|| id_from_path(file)) } else { id_from_path(file) };
+        let level = level.or_else(|| guess_level(file)).unwrap_or(1);
+        let domains = domains.clone().unwrap_or_else(|| guess_domains(&std::fs::read_to_string(file).unwrap_or_default(), None));
         // A model.py that already sits in a task directory (beside its
         // task.toml) is re-imported in place.
         let home = file.parent().filter(|d| file.file_name().is_some_and(|n| n == "model.py") && d.join("task.toml").exists());
@@ -267,7 +271,7 @@ async fn import(ctx: &Ctx, path: PathBuf, id: Option<String>, level: u8, domains
             dest,
             id: tid.clone(),
             level,
-            domains: domains.clone(),
+            domains,
             overrides: overrides.clone(),
             max_bytes,
             target: EvalOptions::default().target,

@@ -45,6 +45,34 @@ pub fn id_from_path(path: &Path) -> String {
     id.trim_matches('_').to_string()
 }
 
+/// A level from the file's path, as KernelBench lays its files out
+/// (`level1/`, `level2/`, `level3/`), if it says.
+pub fn guess_level(path: &Path) -> Option<u8> {
+    let text = path.to_string_lossy().to_lowercase();
+    (1..=3u8).find(|l| text.contains(&format!("level{l}")) || text.contains(&format!("level_{l}")) || text.contains(&format!("/l{l}/")))
+}
+
+/// Domain suites from what the model uses: convolutions and image blocks
+/// are mobile vision, attention, linear layers and point sets robotics, and
+/// anything small enough for a microcontroller-class board aiot.
+pub fn guess_domains(source: &str, total_bytes: Option<u64>) -> Vec<String> {
+    let s = source.to_lowercase();
+    let mut d = Vec::new();
+    if ["conv2d", "batchnorm2d", "depthwise", "maxpool2d", "avgpool2d", "hardswish", "relu6"].iter().any(|k| s.contains(k)) {
+        d.push("mobile".to_string());
+    }
+    if ["attention", "linear", "matmul", "bmm", "softmax", "layernorm", "rotary", "point"].iter().any(|k| s.contains(k)) {
+        d.push("robotics".to_string());
+    }
+    if total_bytes.is_none_or(|b| b <= 4 << 20) || s.contains("int8") || s.contains("quant") {
+        d.push("aiot".to_string());
+    }
+    if d.is_empty() {
+        d.push("robotics".to_string());
+    }
+    d
+}
+
 pub async fn import_one(engine: &Engine, paths: &Paths, req: &ImportRequest) -> Result<ImportReport, Failure> {
     let internal = |e: anyhow::Error| Failure::new(crate::failure::FailureClass::Internal, format!("{e:#}"));
     let existing = req.dest.join("task.toml");
@@ -150,6 +178,16 @@ mod tests {
         assert_eq!(id_from_path(Path::new("KernelBench/level1/19_ReLU.py")), "19_relu");
         assert_eq!(id_from_path(Path::new("tasks/l1/matmul_256/model.py")), "matmul_256");
         assert_eq!(id_from_path(Path::new("a--b  c.py")), "a_b_c");
+    }
+
+    #[test]
+    fn level_and_domains_are_guessed() {
+        assert_eq!(guess_level(Path::new("KernelBench/level2/12_Gemm_Multiply_LeakyReLU.py")), Some(2));
+        assert_eq!(guess_level(Path::new("models/mine.py")), None);
+        let conv = "self.conv = nn.Conv2d(3, 16, 3)\nself.bn = nn.BatchNorm2d(16)";
+        assert_eq!(guess_domains(conv, Some(1 << 20)), ["mobile", "aiot"]);
+        let attn = "q = self.q(x)\nattn = torch.softmax(q @ k.transpose(-1, -2), -1)";
+        assert_eq!(guess_domains(attn, Some(64 << 20)), ["robotics"]);
     }
 
     #[test]
