@@ -1,5 +1,6 @@
 //! kwb: a terminal workbench for LLM-driven kernel optimisation.
 
+pub mod baseline;
 pub mod bench;
 pub mod cli;
 pub mod diff;

@@ -20,6 +20,9 @@ pub struct BenchArgs {
     pub candidates: Option<PathBuf>,
     #[arg(long)]
     pub json: bool,
+    /// Baseline to time against: `default` (TVM's default pipeline) or `tuned` (MetaSchedule).
+    #[arg(long, default_value = "default", value_parser = super::eval_cmd::parse_baseline)]
+    pub baseline: crate::baseline::BaselineKind,
     /// Paired measurements per timing round.
     #[arg(long, default_value_t = 15)]
     pub pairs: u32,
@@ -34,7 +37,7 @@ pub async fn run(ctx: &Ctx, a: BenchArgs) -> Result<ExitCode> {
     if a.agent != "file" && a.agent != "reference" {
         bail!("unknown agent `{}`: use `reference` or `file`", a.agent);
     }
-    let ev = ctx.evaluator(EvalOptions { pairs: a.pairs, ..Default::default() }).await?;
+    let ev = ctx.evaluator(EvalOptions { pairs: a.pairs, baseline: a.baseline, ..Default::default() }).await?;
     let mut results = Vec::new();
     for (i, t) in tasks.iter().enumerate() {
         eprintln!("[{}/{}] {}", i + 1, tasks.len(), t.id());
@@ -47,12 +50,13 @@ pub async fn run(ctx: &Ctx, a: BenchArgs) -> Result<ExitCode> {
         };
         results.push(ev.evaluate(t, &source).await);
     }
+    let baseline = results.iter().map(|r| r.manifest.baseline.clone()).find(|b| !b.contains('?')).unwrap_or_else(|| BASELINE_DEFAULT.to_string());
     if a.json {
-        let out = json!({"schema": 1, "suite": a.suite, "agent": a.agent, "baseline": BASELINE_DEFAULT,
+        let out = json!({"schema": 1, "suite": a.suite, "agent": a.agent, "baseline": baseline,
                          "aggregate": aggregate(&results), "results": results});
         println!("{}", serde_json::to_string_pretty(&out)?);
     } else {
-        print!("{}", table(&results, &a.agent, BASELINE_DEFAULT));
+        print!("{}", table(&results, &a.agent, &baseline));
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -21,6 +21,9 @@ pub struct EvalArgs {
     /// Paired measurements per timing round.
     #[arg(long, default_value_t = 15)]
     pub pairs: u32,
+    /// Baseline to time against: `default` (TVM's default pipeline) or `tuned` (MetaSchedule).
+    #[arg(long, default_value = "default", value_parser = parse_baseline)]
+    pub baseline: crate::baseline::BaselineKind,
     /// Seconds a candidate may run during the correctness check.
     #[arg(long, default_value_t = 120)]
     pub check_timeout: u64,
@@ -33,7 +36,7 @@ pub async fn run(ctx: &Ctx, a: EvalArgs) -> Result<ExitCode> {
         Some(p) => std::fs::read_to_string(p).with_context(|| format!("cannot read the candidate {}", p.display()))?,
         None => task.reference_text()?,
     };
-    let opts = EvalOptions { pairs: a.pairs, check_timeout: std::time::Duration::from_secs(a.check_timeout), ..Default::default() };
+    let opts = EvalOptions { pairs: a.pairs, baseline: a.baseline, check_timeout: std::time::Duration::from_secs(a.check_timeout), ..Default::default() };
     let ev = ctx.evaluator(opts).await?;
     let r = ev.evaluate(task, &source).await;
     if a.json {
@@ -42,6 +45,10 @@ pub async fn run(ctx: &Ctx, a: EvalArgs) -> Result<ExitCode> {
         print!("{}", summary(&r, a.candidate.as_ref().map(|p| p.display().to_string()).as_deref().unwrap_or("reference")));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+pub fn parse_baseline(s: &str) -> Result<crate::baseline::BaselineKind, String> {
+    crate::baseline::BaselineKind::parse(s).ok_or_else(|| format!("`{s}` is not a baseline: use `default` or `tuned`"))
 }
 
 pub fn summary(r: &EvalResult, label: &str) -> String {

@@ -1,6 +1,7 @@
 //! The command line: argument parsing and dispatch. Each subcommand lives in
 //! its own file; they share the set-up in `Ctx`.
 
+mod baseline_cmd;
 mod bench_cmd;
 mod engine_cmd;
 mod eval_cmd;
@@ -39,6 +40,9 @@ pub enum Command {
     /// Browse, check and import tasks.
     #[command(subcommand)]
     Tasks(tasks_cmd::TasksCmd),
+    /// The MetaSchedule-tuned baseline: tune it, inspect it.
+    #[command(subcommand)]
+    Baseline(baseline_cmd::BaselineCmd),
     /// Evaluate one candidate (default: the task's reference) against the baseline.
     Eval(eval_cmd::EvalArgs),
     /// Evaluate a suite and print the benchmark table.
@@ -78,6 +82,7 @@ async fn run(cli: Cli, paths: Paths) -> Result<ExitCode> {
         Command::Engine(c) => engine_cmd::run(&ctx, c).await,
         Command::Tasks(c) => tasks_cmd::run(&ctx, c).await,
         Command::Eval(a) => eval_cmd::run(&ctx, a).await,
+        Command::Baseline(c) => baseline_cmd::run(&ctx, c).await,
         Command::Bench(a) => bench_cmd::run(&ctx, a).await,
         Command::Session(c) => session_cmd::run(&ctx, c).await,
         Command::Diff(a) => session_cmd::diff_cmd(&ctx, a),

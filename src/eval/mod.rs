@@ -63,6 +63,8 @@ pub struct EvalOptions {
     /// are added until it is, up to `max_rounds`.
     pub max_ci: f64,
     pub max_rounds: u32,
+    /// What the candidate is timed against.
+    pub baseline: crate::baseline::BaselineKind,
     #[serde(skip)]
     pub build_timeout: Duration,
     #[serde(skip)]
@@ -82,6 +84,7 @@ impl Default for EvalOptions {
             repeat: 3,
             max_ci: 0.01,
             max_rounds: 4,
+            baseline: crate::baseline::BaselineKind::Default,
             build_timeout: Duration::from_secs(300),
             check_timeout: Duration::from_secs(120),
             time_timeout: Duration::from_secs(300),
@@ -146,11 +149,24 @@ impl Evaluator {
 
     async fn baseline_artifact_timed(&self, task: &Task, clock: &mut Clock) -> Result<PathBuf, Failure> {
         let task_err = |e: anyhow::Error| Failure::new(FailureClass::Task, format!("{e:#}"));
+        let tuned = match self.opts.baseline {
+            crate::baseline::BaselineKind::Tuned => {
+                let dir = crate::baseline::tuned_dir(&self.paths, task, &self.opts.target)?;
+                if crate::baseline::tuning_report(&dir).is_none() {
+                    return Err(Failure::new(FailureClass::Task, format!("{} has no tuned baseline yet: run `kwb baseline tune --task {}`", task.id(), task.id())).at("baseline"));
+                }
+                Some(dir)
+            }
+            crate::baseline::BaselineKind::Default => None,
+        };
         let key = {
             let mut h = Sha256::new();
             h.update(task.content_hash().map_err(task_err)?.as_bytes());
             h.update(self.opts.target.to_string().as_bytes());
             h.update(crate::engine::pyenv::REQUIREMENTS.as_bytes());
+            if let Some(dir) = &tuned {
+                h.update(crate::baseline::database_hash(dir).as_bytes());
+            }
             hex::encode(&h.finalize()[..10])
         };
         let dir = self.paths.baseline_cache();
@@ -161,7 +177,11 @@ impl Evaluator {
         }
         let tmp = self.artifact_path("baseline");
         let source = task.reference_text().map_err(task_err)?;
-        let out = self.engine.run(self.build_job(task, &BuildSource::module(&source), &tmp)?).await.map_err(|mut f| {
+        let mut job = self.build_job(task, &BuildSource::module(&source), &tmp)?;
+        if let Some(dir) = &tuned {
+            job.args["tuned_db"] = json!(dir);
+        }
+        let out = self.engine.run(job).await.map_err(|mut f| {
             f.message = format!("the task's reference does not build, so there is no baseline: {}", f.message);
             f
         })?;
@@ -280,7 +300,10 @@ impl Evaluator {
                 versions: self.engine.versions(),
                 target: self.opts.target.clone(),
                 device: self.opts.device.clone(),
-                baseline: BASELINE_DEFAULT.to_string(),
+                baseline: match self.opts.baseline {
+                    crate::baseline::BaselineKind::Default => BASELINE_DEFAULT.to_string(),
+                    kind => crate::baseline::label(kind, crate::baseline::tuned_dir(&self.paths, task, &self.opts.target).ok().as_deref()),
+                },
                 task_hash: task.content_hash().unwrap_or_default(),
                 config_hash: self.opts.config_hash(),
                 config,

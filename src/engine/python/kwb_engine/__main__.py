@@ -52,7 +52,7 @@ def main():
     t = time.perf_counter()
     import tvm  # noqa: F401  (warm the import once per worker)
 
-    from . import build, check, doctor, errors, layers, timing
+    from . import build, check, doctor, errors, layers, timing, tune
     from .errors import JobError
 
     def import_task(args):
@@ -65,6 +65,8 @@ def main():
         "build": build.build,
         "derive": layers.derive,
         "size": layers.size,
+        "tune": tune.tune,
+        "tuned_module": tune.tuned_module,
         "check": check.check,
         "time": timing.paired,
         "doctor": doctor.doctor,

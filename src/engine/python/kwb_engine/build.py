@@ -144,8 +144,13 @@ def build(args):
     from . import layers
 
     try:
-        with target:
-            ex = tvm.compile(mod, target, relax_pipeline=layers.build_pipeline(target, args.get("stage", "l0")))
+        if args.get("tuned_db"):
+            from . import tune
+
+            ex = tune.compile_tuned(mod, target, args["tuned_db"])
+        else:
+            with target:
+                ex = tvm.compile(mod, target, relax_pipeline=layers.build_pipeline(target, args.get("stage", "l0")))
         overrides = args.get("l2_overrides") or {}
         if overrides:
             ex = layers.apply_l2_overrides(ex, ex.mod.imports[0].inspect_source("ll"), overrides)

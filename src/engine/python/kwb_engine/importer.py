@@ -77,6 +77,29 @@ def _refuse_if_too_big(module, max_bytes, torch):
     )
 
 
+def _reduce_converter(op_name):
+    """A converter for aten.amax / aten.amin, which TVM 0.27's frontend lacks."""
+
+    def convert(node, translator):
+        from tvm import relax
+
+        x = translator.env[node.args[0]]
+        dim = node.args[1] if len(node.args) > 1 else node.kwargs.get("dim", None)
+        keepdim = node.args[2] if len(node.args) > 2 else node.kwargs.get("keepdim", False)
+        if isinstance(dim, int):
+            dim = [dim]
+        if dim is not None and len(dim) == 0:
+            dim = None
+        op = relax.op.max if op_name == "max" else relax.op.min
+        return translator.block_builder.emit(op(x, axis=dim, keepdims=bool(keepdim)))
+
+    return convert
+
+
+# Ops the Relax frontend lacks, converted by kwb.
+CUSTOM_CONVERTERS = {"amax.default": _reduce_converter("max"), "amin.default": _reduce_converter("min")}
+
+
 def _flatten(out):
     if isinstance(out, (list, tuple)):
         items = []
@@ -110,7 +133,7 @@ def import_task(args):
     except Exception as e:
         raise JobError(errors.TASK, f"torch.export failed (dynamic shapes or data-dependent control flow?): {type(e).__name__}: {str(e)[:800]}", "export")
     try:
-        mod = from_exported_program(ep, keep_params_as_input=True)
+        mod = from_exported_program(ep, keep_params_as_input=True, custom_convert_map=CUSTOM_CONVERTERS)
         mod, _ = relax.frontend.detach_params(mod)
     except Exception as e:
         raise JobError(errors.TASK, f"TVM's Relax frontend cannot convert it: {type(e).__name__}: {str(e)[:800]}", "convert")

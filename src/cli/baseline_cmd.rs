@@ -1,0 +1,122 @@
+//! `kwb baseline`: tune the MetaSchedule baseline and look at what it found.
+
+use super::Ctx;
+use crate::baseline::{self, tuned_dir, tuning_report};
+use crate::engine::Job;
+use crate::eval::EvalOptions;
+use anyhow::{Context, Result, bail};
+use clap::Subcommand;
+use serde_json::json;
+use std::io::Write;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+#[derive(Subcommand, Debug)]
+pub enum BaselineCmd {
+    /// Tune the reference of every task of a suite (or one task) with MetaSchedule.
+    /// Finished tasks are skipped, so an interrupted run resumes where it stopped.
+    Tune {
+        #[arg(long)]
+        suite: Option<String>,
+        #[arg(long)]
+        task: Option<String>,
+        /// Measured trials per task (MetaSchedule's max_trials_global).
+        #[arg(long, default_value_t = 64)]
+        trials: u32,
+        /// Tune again even when a finished tuning exists.
+        #[arg(long)]
+        force: bool,
+    },
+    /// A task's tuning: trials, best time per kernel and when search converged.
+    Show {
+        task: String,
+        /// Print the reference with the tuned schedules applied, as TVMScript
+        /// (an L1 module usable as a candidate).
+        #[arg(long)]
+        module: bool,
+    },
+}
+
+pub async fn run(ctx: &Ctx, cmd: BaselineCmd) -> Result<ExitCode> {
+    match cmd {
+        BaselineCmd::Tune { suite, task, trials, force } => tune(ctx, suite, task, trials, force).await,
+        BaselineCmd::Show { task, module } => show(ctx, &task, module).await,
+    }
+}
+
+async fn tune(ctx: &Ctx, suite: Option<String>, task: Option<String>, trials: u32, force: bool) -> Result<ExitCode> {
+    let set = ctx.tasks()?;
+    let tasks = match (&suite, &task) {
+        (_, Some(t)) => vec![set.get(t)?],
+        (Some(s), None) => set.suite(s)?,
+        (None, None) => bail!("name a --task or a --suite to tune"),
+    };
+    let engine = ctx.engine(false).await?;
+    let target = EvalOptions::default().target;
+    let started = Instant::now();
+    let mut secs_per_trial: Option<f64> = None;
+    let mut failed = 0;
+    for (i, t) in tasks.iter().enumerate() {
+        let left = tasks.len() - i;
+        let eta = secs_per_trial.map(|s| format!(", about {:.0} min left", s * trials as f64 * left as f64 / 60.0)).unwrap_or_default();
+        eprintln!("[{}/{}] {}: tuning with {trials} trials{eta}", i + 1, tasks.len(), t.id());
+        let t0 = Instant::now();
+        let ticker = tokio::spawn(async move {
+            let mut tick = tokio::time::interval(Duration::from_secs(15));
+            tick.tick().await;
+            loop {
+                tick.tick().await;
+                eprint!("\r  ... {:.0} s", t0.elapsed().as_secs_f64());
+                let _ = std::io::stderr().flush();
+            }
+        });
+        let outcome = baseline::tune(&engine, &ctx.paths, t, &target, trials, force).await;
+        ticker.abort();
+        match outcome {
+            Ok((r, ran)) => {
+                let done = r["trials"].as_u64().unwrap_or(0);
+                if ran && done > 0 {
+                    let s = t0.elapsed().as_secs_f64() / done as f64;
+                    secs_per_trial = Some(secs_per_trial.map_or(s, |p| (p + s) / 2.0));
+                }
+                println!("{:<26} {} trials over {} kernels{}", t.id(), done, r["kernels"].as_array().map(Vec::len).unwrap_or(0), if ran { format!(" in {:.0} s", t0.elapsed().as_secs_f64()) } else { " (already tuned)".into() });
+            }
+            Err(f) => {
+                failed += 1;
+                println!("{:<26} FAILED {f}", t.id());
+            }
+        }
+    }
+    eprintln!("tuned {} tasks in {:.0} s", tasks.len() - failed, started.elapsed().as_secs_f64());
+    Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+async fn show(ctx: &Ctx, id: &str, module: bool) -> Result<ExitCode> {
+    let set = ctx.tasks()?;
+    let t = set.get(id)?;
+    let target = EvalOptions::default().target;
+    let dir = tuned_dir(&ctx.paths, t, &target).map_err(|f| anyhow::anyhow!("{f}"))?;
+    let report = tuning_report(&dir).with_context(|| format!("{id} has no tuned baseline yet: run `kwb baseline tune --task {id}`"))?;
+    if module {
+        let engine = ctx.engine(false).await?;
+        let out = engine
+            .run(Job::new("tuned_module", json!({"source": t.reference_text()?, "target": target, "work_dir": dir}), Duration::from_secs(300)))
+            .await
+            .map_err(|f| anyhow::anyhow!("{f}"))?;
+        print!("{}", out.result["module"].as_str().unwrap_or_default());
+        return Ok(ExitCode::SUCCESS);
+    }
+    println!("{id}: {} ({} trials measured, {:.0} s)", baseline::label(baseline::BaselineKind::Tuned, Some(&dir)), report["trials"], report["elapsed_s"].as_f64().unwrap_or(0.0));
+    println!("database: {}", dir.display());
+    println!("{:>8} {:>7} {:>12} {:>14}", "workload", "trials", "best us", "converged at");
+    for k in report["kernels"].as_array().into_iter().flatten() {
+        println!(
+            "{:>8} {:>7} {:>12} {:>14}",
+            k["workload"],
+            k["trials"],
+            k["best_us"].as_f64().map(|b| format!("{b:.1}")).unwrap_or("-".into()),
+            k["converged_at"].as_u64().map(|c| format!("trial {c}")).unwrap_or("-".into())
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}

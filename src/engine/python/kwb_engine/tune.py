@@ -1,0 +1,132 @@
+"""The MetaSchedule-tuned baseline: tuning a task's reference and building
+with the tuning database.
+
+Traps (TVM 0.27): tune the module lowered with the "zero" pipeline inside the
+target, but apply the database with compile_relax on the RAW module (a lowered
+one silently misses the records).
+"""
+
+import json
+import os
+import time
+
+import tvm
+from tvm import relax
+
+from . import build, errors
+from .errors import JobError
+
+
+def _ms():
+    from tvm.s_tir import meta_schedule as ms
+
+    return ms
+
+
+def tune(args):
+    """Job `tune`: {source, target, work_dir, max_trials, trials_per_iter, seed}."""
+    ms = _ms()
+    target = build.make_target(args["target"])
+    mod = build.parse_module(args["source"])
+    work_dir = args["work_dir"]
+    os.makedirs(work_dir, exist_ok=True)
+    t0 = time.perf_counter()
+    with target:
+        lowered = relax.get_pipeline("zero")(mod)
+    max_trials = int(args.get("max_trials", 64))
+    try:
+        ms.relax_integration.tune_relax(
+            lowered,
+            params={},
+            target=target,
+            work_dir=work_dir,
+            max_trials_global=max_trials,
+            num_trials_per_iter=int(args.get("trials_per_iter", min(max_trials, 32))),
+            builder=ms.builder.LocalBuilder(timeout_sec=int(args.get("build_timeout_s", 120))),
+            runner=ms.runner.LocalRunner(timeout_sec=int(args.get("run_timeout_s", 60))),
+            seed=int(args.get("seed", 0)),
+        )
+    except Exception as e:
+        raise JobError(errors.BUILD, f"MetaSchedule tuning failed: {build._first_line(e)}", "tune")
+    elapsed = time.perf_counter() - t0
+    report = summarize(work_dir)
+    report.update({"max_trials": max_trials, "elapsed_s": elapsed, "tvm_s": elapsed})
+    with open(os.path.join(work_dir, "kwb-tuning.json"), "w") as f:
+        json.dump(report, f, indent=1)
+    return report
+
+
+def summarize(work_dir):
+    """Per tuned kernel: trials, best latency, and how soon search converged
+    (the first trial within 2% of the final best)."""
+    records = []
+    path = os.path.join(work_dir, "database_tuning_record.json")
+    workloads = os.path.join(work_dir, "database_workload.json")
+    names = {}
+    try:
+        with open(workloads) as f:
+            for i, line in enumerate(f):
+                names[i] = f"kernel {i}"
+    except OSError:
+        pass
+    try:
+        with open(path) as f:
+            for line in f:
+                line = line.strip()
+                if line:
+                    records.append(json.loads(line))
+    except OSError:
+        pass
+    kernels = {}
+    for rec in records:
+        wid = rec[0]
+        body = rec[1]
+        secs = body[1] if isinstance(body, list) and len(body) > 1 else None
+        lat = None
+        if secs:
+            vals = [float(s) for s in secs if s is not None]
+            lat = sum(vals) / len(vals) if vals else None
+        kernels.setdefault(wid, []).append(lat)
+    out = []
+    total_trials = 0
+    for wid, lats in sorted(kernels.items()):
+        valid = [l for l in lats if l is not None and l < 1e9]
+        total_trials += len(lats)
+        if not valid:
+            out.append({"workload": wid, "trials": len(lats), "best_us": None, "converged_at": None})
+            continue
+        best = min(valid)
+        best_so_far, conv = float("inf"), None
+        curve = []
+        for i, l in enumerate(lats):
+            if l is not None and l < best_so_far:
+                best_so_far = l
+            curve.append(best_so_far * 1e6 if best_so_far < float("inf") else None)
+            if conv is None and best_so_far <= best * 1.02:
+                conv = i + 1
+        out.append({"workload": wid, "trials": len(lats), "best_us": best * 1e6, "converged_at": conv, "curve_us": curve})
+    return {"trials": total_trials, "kernels": out}
+
+
+def compile_tuned(mod, target, work_dir):
+    """The Relax executable built with the tuning database's best schedules."""
+    ms = _ms()
+    if not os.path.exists(os.path.join(work_dir, "database_tuning_record.json")):
+        raise JobError(errors.TASK, f"no tuning database in {work_dir}: run `kwb baseline tune`", "baseline")
+    db = ms.database.JSONDatabase(work_dir=work_dir)
+    return ms.relax_integration.compile_relax(db, mod, target, params=None)
+
+
+def tuned_module(args):
+    """Job `tuned_module`: the reference with the database's schedules applied,
+    as TVMScript (an L1 module that can be opened as a candidate)."""
+    ms = _ms()
+    target = build.make_target(args["target"])
+    mod = build.parse_module(args["source"])
+    db = ms.database.JSONDatabase(work_dir=args["work_dir"])
+    from . import layers
+
+    with target, db:
+        l1 = layers.lower(mod, target)
+        applied = relax.transform.MetaScheduleApplyDatabase(enable_warning=False)(l1)
+    return {"module": applied.script(), "summary": summarize(args["work_dir"]), "tvm_s": 0.0}
