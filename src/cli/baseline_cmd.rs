@@ -72,6 +72,9 @@ async fn tune(ctx: &Ctx, suite: Option<String>, task: Option<String>, trials: u3
         });
         let outcome = baseline::tune(&engine, &ctx.paths, t, &target, trials, force).await;
         ticker.abort();
+        if t0.elapsed() >= Duration::from_secs(15) {
+            eprintln!();
+        }
         match outcome {
             Ok((r, ran)) => {
                 let done = r["trials"].as_u64().unwrap_or(0);

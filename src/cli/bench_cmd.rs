@@ -10,7 +10,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Args, Debug)]
+#[command(args_conflicts_with_subcommands = true)]
 pub struct BenchArgs {
+    #[command(subcommand)]
+    pub cmd: Option<BenchSub>,
     #[arg(long, default_value = "smoke")]
     pub suite: String,
     /// `reference` (each task's own reference) or `file` (candidates from --candidates DIR/<task id>.py).
@@ -26,9 +29,22 @@ pub struct BenchArgs {
     /// Paired measurements per timing round.
     #[arg(long, default_value_t = 15)]
     pub pairs: u32,
+    /// Write results.json, results.csv and report.md to this folder.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+}
+
+#[derive(clap::Subcommand, Debug)]
+pub enum BenchSub {
+    /// Per-task and aggregate differences between two results.json files.
+    Compare { a: PathBuf, b: PathBuf },
 }
 
 pub async fn run(ctx: &Ctx, a: BenchArgs) -> Result<ExitCode> {
+    if let Some(BenchSub::Compare { a: left, b: right }) = &a.cmd {
+        print!("{}", crate::bench::report::compare(&crate::bench::report::read(left)?, &crate::bench::report::read(right)?));
+        return Ok(ExitCode::SUCCESS);
+    }
     let set = ctx.tasks()?;
     let tasks = set.suite(&a.suite)?;
     if a.agent == "file" && a.candidates.is_none() {
@@ -51,9 +67,13 @@ pub async fn run(ctx: &Ctx, a: BenchArgs) -> Result<ExitCode> {
         results.push(ev.evaluate(t, &source).await);
     }
     let baseline = results.iter().map(|r| r.manifest.baseline.clone()).find(|b| !b.contains('?')).unwrap_or_else(|| BASELINE_DEFAULT.to_string());
+    let out = json!({"schema": 1, "suite": a.suite, "agent": a.agent, "baseline": baseline,
+                     "aggregate": aggregate(&results), "results": results});
+    if let Some(dir) = &a.out {
+        crate::bench::report::write(dir, &out, &results, &table(&results, &a.agent, &baseline))?;
+        eprintln!("wrote results.json, results.csv and report.md to {}", dir.display());
+    }
     if a.json {
-        let out = json!({"schema": 1, "suite": a.suite, "agent": a.agent, "baseline": baseline,
-                         "aggregate": aggregate(&results), "results": results});
         println!("{}", serde_json::to_string_pretty(&out)?);
     } else {
         print!("{}", table(&results, &a.agent, &baseline));

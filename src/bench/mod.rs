@@ -1,5 +1,7 @@
 //! The benchmark table: per-task results and the paper's aggregates.
 
+pub mod report;
+
 use crate::eval::EvalResult;
 use serde::Serialize;
 use std::collections::BTreeMap;
