@@ -66,7 +66,14 @@ pub async fn run(ctx: &Ctx, a: BenchArgs) -> Result<ExitCode> {
         };
         results.push(ev.evaluate(t, &source).await);
     }
-    let baseline = results.iter().map(|r| r.manifest.baseline.clone()).find(|b| !b.contains('?')).unwrap_or_else(|| BASELINE_DEFAULT.to_string());
+    let mut labels: Vec<String> = results.iter().map(|r| r.manifest.baseline.clone()).collect();
+    labels.sort();
+    labels.dedup();
+    let baseline = match labels.len() {
+        0 => BASELINE_DEFAULT.to_string(),
+        1 => labels.remove(0),
+        _ => "per task, the faster of the MetaSchedule-tuned and the default build (each result's manifest names it)".to_string(),
+    };
     let out = json!({"schema": 1, "suite": a.suite, "agent": a.agent, "baseline": baseline,
                      "aggregate": aggregate(&results), "results": results});
     if let Some(dir) = &a.out {

@@ -1,6 +1,7 @@
 //! Evaluating a candidate the EdgeKernelBench way: legality and build off the
 //! clock, correctness on three seeds, then paired timing against the baseline.
 
+mod baseline_artifact;
 pub mod result;
 
 use crate::engine::{Engine, Job};
@@ -108,13 +109,13 @@ pub struct Evaluator {
 
 /// What one evaluation spent inside TVM (for the overhead figure).
 #[derive(Default)]
-struct Clock {
+pub(crate) struct Clock {
     tvm_s: f64,
     stages: Vec<result::StageTime>,
 }
 
 impl Clock {
-    fn add(&mut self, stage: &str, out: &crate::engine::JobOutput) {
+    pub(crate) fn add(&mut self, stage: &str, out: &crate::engine::JobOutput) {
         let tvm_s = out.result["tvm_s"].as_f64().unwrap_or(0.0);
         self.tvm_s += tvm_s;
         self.stages.push(result::StageTime { stage: stage.to_string(), wall_s: out.wall_s, worker_s: out.result["worker_s"].as_f64().unwrap_or(0.0), tvm_s });
@@ -126,12 +127,12 @@ impl Evaluator {
         Self { engine, paths, opts, counter: AtomicU64::new(0) }
     }
 
-    fn artifact_path(&self, stem: &str) -> PathBuf {
+    pub(crate) fn artifact_path(&self, stem: &str) -> PathBuf {
         let n = self.counter.fetch_add(1, Ordering::Relaxed);
         self.paths.artifacts().join(format!("{stem}-{}-{n}.so", std::process::id()))
     }
 
-    fn build_job(&self, task: &Task, source: &BuildSource, artifact: &std::path::Path) -> Result<Job, Failure> {
+    pub(crate) fn build_job(&self, task: &Task, source: &BuildSource, artifact: &std::path::Path) -> Result<Job, Failure> {
         let spec = task.reference_meta().map_err(|e| Failure::new(FailureClass::Task, format!("{e:#}")))?;
         Ok(Job::new(
             "build",
@@ -139,55 +140,6 @@ impl Evaluator {
                    "target": self.opts.target, "artifact": artifact, "args_spec": spec.args}),
             self.opts.build_timeout,
         ))
-    }
-
-    /// The baseline's built module, built once per (task, target, TVM) and cached.
-    pub async fn baseline_artifact(&self, task: &Task) -> Result<PathBuf, Failure> {
-        let mut clock = Clock::default();
-        self.baseline_artifact_timed(task, &mut clock).await
-    }
-
-    async fn baseline_artifact_timed(&self, task: &Task, clock: &mut Clock) -> Result<PathBuf, Failure> {
-        let task_err = |e: anyhow::Error| Failure::new(FailureClass::Task, format!("{e:#}"));
-        let tuned = match self.opts.baseline {
-            crate::baseline::BaselineKind::Tuned => {
-                let dir = crate::baseline::tuned_dir(&self.paths, task, &self.opts.target)?;
-                if crate::baseline::tuning_report(&dir).is_none() {
-                    return Err(Failure::new(FailureClass::Task, format!("{} has no tuned baseline yet: run `kwb baseline tune --task {}`", task.id(), task.id())).at("baseline"));
-                }
-                Some(dir)
-            }
-            crate::baseline::BaselineKind::Default => None,
-        };
-        let key = {
-            let mut h = Sha256::new();
-            h.update(task.content_hash().map_err(task_err)?.as_bytes());
-            h.update(self.opts.target.to_string().as_bytes());
-            h.update(crate::engine::pyenv::REQUIREMENTS.as_bytes());
-            if let Some(dir) = &tuned {
-                h.update(crate::baseline::database_hash(dir).as_bytes());
-            }
-            hex::encode(&h.finalize()[..10])
-        };
-        let dir = self.paths.baseline_cache();
-        std::fs::create_dir_all(&dir).map_err(|e| Failure::new(FailureClass::Internal, format!("cannot create {}: {e}", dir.display())))?;
-        let path = dir.join(format!("{}-{key}.so", task.id()));
-        if path.exists() {
-            return Ok(path);
-        }
-        let tmp = self.artifact_path("baseline");
-        let source = task.reference_text().map_err(task_err)?;
-        let mut job = self.build_job(task, &BuildSource::module(&source), &tmp)?;
-        if let Some(dir) = &tuned {
-            job.args["tuned_db"] = json!(dir);
-        }
-        let out = self.engine.run(job).await.map_err(|mut f| {
-            f.message = format!("the task's reference does not build, so there is no baseline: {}", f.message);
-            f
-        })?;
-        clock.add("baseline_build", &out);
-        std::fs::rename(&tmp, &path).map_err(|e| Failure::new(FailureClass::Internal, format!("cannot store the baseline: {e}")))?;
-        Ok(path)
     }
 
     /// Evaluates a standalone module text (L0, or a lowered module).
@@ -221,7 +173,8 @@ impl Evaluator {
         r.compile_s = built.result["compile_s"].as_f64();
         // 2. Correctness on every seed, then a re-run on perturbed inputs
         //    against the baseline (catches results cached across calls).
-        let baseline = self.baseline_artifact_timed(task, clock).await?;
+        let (baseline, label) = self.baseline_artifact_timed(task, clock).await?;
+        r.manifest.baseline = label;
         let tol = task.meta.tolerance;
         let check = Job::new(
             "check",

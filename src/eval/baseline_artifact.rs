@@ -1,0 +1,97 @@
+//! Building and choosing the baseline a candidate is timed against.
+
+use super::{BASELINE_DEFAULT, BuildSource, Clock, Evaluator};
+use crate::baseline::BaselineKind;
+use crate::engine::Job;
+use crate::failure::{Failure, FailureClass};
+use crate::tasks::Task;
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+use std::path::PathBuf;
+
+impl Evaluator {
+    /// The baseline's built module, built once per (task, target, TVM) and cached.
+    pub async fn baseline_artifact(&self, task: &Task) -> Result<PathBuf, Failure> {
+        let mut clock = Clock::default();
+        Ok(self.baseline_artifact_timed(task, &mut clock).await?.0)
+    }
+
+    /// The baseline to time against and its label. The tuned baseline is the
+    /// faster of MetaSchedule's build and the default build, measured once
+    /// and remembered: a short search can do worse than TVM's defaults (seen
+    /// here: an elementwise kernel 20x slower), and a speedup over a baseline
+    /// slower than untuned TVM would be no speedup at all.
+    pub(crate) async fn baseline_artifact_timed(&self, task: &Task, clock: &mut Clock) -> Result<(PathBuf, String), Failure> {
+        let default = self.built_baseline(task, None, clock).await?;
+        if self.opts.baseline == BaselineKind::Default {
+            return Ok((default, BASELINE_DEFAULT.to_string()));
+        }
+        let dir = crate::baseline::tuned_dir(&self.paths, task, &self.opts.target)?;
+        if crate::baseline::tuning_report(&dir).is_none() {
+            return Err(Failure::new(FailureClass::Task, format!("{} has no tuned baseline yet: run `kwb baseline tune --task {}`", task.id(), task.id())).at("baseline"));
+        }
+        let tuned_label = crate::baseline::label(BaselineKind::Tuned, Some(&dir));
+        let tuned = self.built_baseline(task, Some(&dir), clock).await?;
+        let choice_path = tuned.with_extension("choice.json");
+        let choice: Value = match std::fs::read_to_string(&choice_path).ok().and_then(|t| serde_json::from_str(&t).ok()) {
+            Some(c) => c,
+            None => {
+                let spec = task.reference_meta().map_err(|e| Failure::new(FailureClass::Task, format!("{e:#}")))?;
+                let job = Job::new(
+                    "time",
+                    json!({"baseline_artifact": default, "candidate_artifact": tuned, "args_spec": spec.args, "pairs": 10, "max_rounds": 2}),
+                    self.opts.time_timeout,
+                )
+                .exclusive();
+                let out = self.engine.run(job).await?;
+                clock.add("baseline_choice", &out);
+                let r = &out.result;
+                let c = json!({"tuned_faster": r["speedup_median"].as_f64().unwrap_or(0.0) >= 1.0,
+                               "default_ms": r["baseline_ms"], "tuned_ms": r["candidate_ms"]});
+                let _ = std::fs::write(&choice_path, c.to_string());
+                c
+            }
+        };
+        if choice["tuned_faster"] == true {
+            Ok((tuned, tuned_label))
+        } else {
+            let f = |k: &str| choice[k].as_f64().unwrap_or(f64::NAN);
+            Ok((default, format!("{BASELINE_DEFAULT} (faster than {tuned_label}: {:.4} vs {:.4} ms)", f("default_ms"), f("tuned_ms"))))
+        }
+    }
+
+    /// One build of the reference, plain or with a tuning database, cached by content.
+    async fn built_baseline(&self, task: &Task, tuned: Option<&std::path::Path>, clock: &mut Clock) -> Result<PathBuf, Failure> {
+        let task_err = |e: anyhow::Error| Failure::new(FailureClass::Task, format!("{e:#}"));
+        let key = {
+            let mut h = Sha256::new();
+            h.update(task.content_hash().map_err(task_err)?.as_bytes());
+            h.update(self.opts.target.to_string().as_bytes());
+            h.update(crate::engine::pyenv::REQUIREMENTS.as_bytes());
+            if let Some(dir) = tuned {
+                h.update(crate::baseline::database_hash(dir).as_bytes());
+            }
+            hex::encode(&h.finalize()[..10])
+        };
+        let dir = self.paths.baseline_cache();
+        std::fs::create_dir_all(&dir).map_err(|e| Failure::new(FailureClass::Internal, format!("cannot create {}: {e}", dir.display())))?;
+        let path = dir.join(format!("{}-{key}.so", task.id()));
+        if path.exists() {
+            return Ok(path);
+        }
+        let tmp = self.artifact_path("baseline");
+        let source = task.reference_text().map_err(task_err)?;
+        let mut job = self.build_job(task, &BuildSource::module(&source), &tmp)?;
+        if let Some(dir) = tuned {
+            job.args["tuned_db"] = json!(dir);
+        }
+        let out = self.engine.run(job).await.map_err(|mut f| {
+            f.message = format!("the task's reference does not build, so there is no baseline: {}", f.message);
+            f
+        })?;
+        clock.add("baseline_build", &out);
+        std::fs::rename(&tmp, &path).map_err(|e| Failure::new(FailureClass::Internal, format!("cannot store the baseline: {e}")))?;
+        Ok(path)
+    }
+
+}
