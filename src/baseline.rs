@@ -80,3 +80,88 @@ pub async fn tune(engine: &Engine, paths: &Paths, task: &Task, target: &Value, t
     let out = engine.run(job).await?;
     Ok((out.result, true))
 }
+
+/// Tuning budgets derived from how soon MetaSchedule converged on
+/// representative tasks (the paper's method: calibrate with a cap, then give
+/// each task a budget from the convergence). Stored per machine.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct Calibration {
+    pub cap: u32,
+    /// Trials per kernel, by level ("1", "2", "3").
+    pub per_kernel: std::collections::BTreeMap<String, u32>,
+    pub record: Vec<Value>,
+    pub target: Value,
+    pub versions: Value,
+    pub created_unix_s: u64,
+}
+
+impl Calibration {
+    fn path(paths: &Paths) -> PathBuf {
+        paths.data.join("baselines").join("calibration.json")
+    }
+
+    pub fn load(paths: &Paths) -> Option<Self> {
+        serde_json::from_str(&std::fs::read_to_string(Self::path(paths)).ok()?).ok()
+    }
+
+    pub fn save(&self, paths: &Paths) -> anyhow::Result<()> {
+        let p = Self::path(paths);
+        std::fs::create_dir_all(p.parent().unwrap())?;
+        std::fs::write(p, serde_json::to_string_pretty(self)?)?;
+        Ok(())
+    }
+
+    /// Per level: 1.5x the latest convergence point seen on any kernel of
+    /// that level's representatives, at least 8; levels without a
+    /// representative borrow the nearest one below.
+    pub fn derive(reports: &[(&Task, Value)], cap: u32, target: &Value, versions: Value) -> Self {
+        let mut per_kernel = std::collections::BTreeMap::new();
+        let mut record = Vec::new();
+        for (task, r) in reports {
+            let kernels = r["kernels"].as_array().cloned().unwrap_or_default();
+            let latest = kernels.iter().filter_map(|k| k["converged_at"].as_u64()).max().unwrap_or(cap as u64) as u32;
+            let budget = ((latest as f64 * 1.5).ceil() as u32).max(8);
+            let level = task.meta.level.to_string();
+            let e = per_kernel.entry(level.clone()).or_insert(0);
+            *e = (*e).max(budget);
+            record.push(serde_json::json!({"task": task.id(), "level": task.meta.level, "kernels": kernels.len(),
+                "trials": r["trials"], "elapsed_s": r["elapsed_s"], "latest_convergence": latest, "per_kernel_budget": budget,
+                "convergence": kernels.iter().map(|k| serde_json::json!({"workload": k["workload"], "trials": k["trials"], "best_us": k["best_us"], "converged_at": k["converged_at"]})).collect::<Vec<_>>()}));
+        }
+        for l in ["1", "2", "3"] {
+            if !per_kernel.contains_key(l) {
+                let below = (1..l.parse::<u32>().unwrap()).rev().find_map(|b| per_kernel.get(&b.to_string()).copied()).unwrap_or(cap);
+                per_kernel.insert(l.to_string(), below);
+            }
+        }
+        let created_unix_s = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
+        Self { cap, per_kernel, record, target: target.clone(), versions, created_unix_s }
+    }
+
+    /// A task's budget: its level's per-kernel budget times its kernels, within the cap per kernel.
+    pub fn budget(&self, task: &Task) -> u32 {
+        let per = self.per_kernel.get(&task.meta.level.to_string()).copied().unwrap_or(self.cap);
+        let kernels = task.reference.as_ref().and_then(|r| r.size).map(|s| s.kernels.max(1)).unwrap_or(1);
+        per.saturating_mul(kernels)
+    }
+
+    pub fn describe(&self) -> String {
+        let mut s = format!("calibration (cap {} trials)\n", self.cap);
+        for r in &self.record {
+            s += &format!(
+                "  {:<20} L{} {:>3} kernels, {:>4} trials in {:>5.0} s, converged by trial {:>3} -> {} trials per kernel\n",
+                r["task"].as_str().unwrap_or("?"),
+                r["level"],
+                r["kernels"],
+                r["trials"],
+                r["elapsed_s"].as_f64().unwrap_or(0.0),
+                r["latest_convergence"],
+                r["per_kernel_budget"]
+            );
+        }
+        for (l, b) in &self.per_kernel {
+            s += &format!("  level {l}: {b} trials per kernel\n");
+        }
+        s
+    }
+}

@@ -20,12 +20,27 @@ pub enum BaselineCmd {
         suite: Option<String>,
         #[arg(long)]
         task: Option<String>,
-        /// Measured trials per task (MetaSchedule's max_trials_global).
-        #[arg(long, default_value_t = 64)]
-        trials: u32,
+        /// Measured trials per task (MetaSchedule's max_trials_global), or
+        /// `auto`: the calibrated per-kernel budget of the task's level times
+        /// its number of kernels (see `kwb baseline calibrate`).
+        #[arg(long, default_value = "auto")]
+        trials: String,
         /// Tune again even when a finished tuning exists.
         #[arg(long)]
         force: bool,
+    },
+    /// Derive per-level tuning budgets from how soon search converged on
+    /// representative tasks, tuned with a cap (tunes those not yet tuned).
+    Calibrate {
+        /// Representative tasks, e.g. one per level.
+        #[arg(long, value_delimiter = ',', default_value = "matmul_256,conv_bn_relu,kws_dscnn")]
+        tasks: Vec<String>,
+        /// The most trials any calibration tuning may use.
+        #[arg(long, default_value_t = 64)]
+        cap: u32,
+        /// Also write the calibration record here.
+        #[arg(long)]
+        out: Option<std::path::PathBuf>,
     },
     /// A task's tuning: trials, best time per kernel and when search converged.
     Show {
@@ -39,12 +54,23 @@ pub enum BaselineCmd {
 
 pub async fn run(ctx: &Ctx, cmd: BaselineCmd) -> Result<ExitCode> {
     match cmd {
-        BaselineCmd::Tune { suite, task, trials, force } => tune(ctx, suite, task, trials, force).await,
+        BaselineCmd::Tune { suite, task, trials, force } => tune(ctx, suite, task, &trials, force).await,
+        BaselineCmd::Calibrate { tasks, cap, out } => calibrate(ctx, &tasks, cap, out).await,
         BaselineCmd::Show { task, module } => show(ctx, &task, module).await,
     }
 }
 
-async fn tune(ctx: &Ctx, suite: Option<String>, task: Option<String>, trials: u32, force: bool) -> Result<ExitCode> {
+async fn tune(ctx: &Ctx, suite: Option<String>, task: Option<String>, trials_arg: &str, force: bool) -> Result<ExitCode> {
+    let calibration = baseline::Calibration::load(&ctx.paths);
+    let fixed: Option<u32> = match trials_arg {
+        "auto" => {
+            if calibration.is_none() {
+                bail!("no calibration yet: run `kwb baseline calibrate`, or give --trials N");
+            }
+            None
+        }
+        n => Some(n.parse().with_context(|| format!("--trials {n}: give a number or `auto`"))?),
+    };
     let set = ctx.tasks()?;
     let tasks = match (&suite, &task) {
         (_, Some(t)) => vec![set.get(t)?],
@@ -57,6 +83,7 @@ async fn tune(ctx: &Ctx, suite: Option<String>, task: Option<String>, trials: u3
     let mut secs_per_trial: Option<f64> = None;
     let mut failed = 0;
     for (i, t) in tasks.iter().enumerate() {
+        let trials = fixed.unwrap_or_else(|| calibration.as_ref().map(|c| c.budget(t)).unwrap_or(64));
         let left = tasks.len() - i;
         let eta = secs_per_trial.map(|s| format!(", about {:.0} min left", s * trials as f64 * left as f64 / 60.0)).unwrap_or_default();
         eprintln!("[{}/{}] {}: tuning with {trials} trials{eta}", i + 1, tasks.len(), t.id());
@@ -92,6 +119,26 @@ async fn tune(ctx: &Ctx, suite: Option<String>, task: Option<String>, trials: u3
     }
     eprintln!("tuned {} tasks in {:.0} s", tasks.len() - failed, started.elapsed().as_secs_f64());
     Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+async fn calibrate(ctx: &Ctx, ids: &[String], cap: u32, out: Option<std::path::PathBuf>) -> Result<ExitCode> {
+    let set = ctx.tasks()?;
+    let engine = ctx.engine(false).await?;
+    let target = EvalOptions::default().target;
+    let mut reports = Vec::new();
+    for id in ids {
+        let t = set.get(id)?;
+        eprintln!("calibrating on {id} (level {}), up to {cap} trials", t.meta.level);
+        let (r, _) = baseline::tune(&engine, &ctx.paths, t, &target, cap, false).await.map_err(|f| anyhow::anyhow!("{id}: {f}"))?;
+        reports.push((t, r));
+    }
+    let c = baseline::Calibration::derive(&reports, cap, &target, engine.versions());
+    c.save(&ctx.paths)?;
+    if let Some(p) = out {
+        std::fs::write(&p, serde_json::to_string_pretty(&c)?)?;
+    }
+    print!("{}", c.describe());
+    Ok(ExitCode::SUCCESS)
 }
 
 async fn show(ctx: &Ctx, id: &str, module: bool) -> Result<ExitCode> {
