@@ -17,6 +17,25 @@ pub struct Aggregate {
     /// Over correct, validly timed tasks; slowdowns kept. None when there are none.
     pub geomean_speedup: Option<f64>,
     pub failure_classes: BTreeMap<String, usize>,
+    /// Seconds the device spent checking and timing, per candidate and per correct one.
+    pub device_s_per_candidate: f64,
+    pub device_s_per_success: Option<f64>,
+}
+
+/// Device time of one evaluation: correctness runs, timing, baseline choice.
+pub fn device_s(r: &EvalResult) -> f64 {
+    r.stages.iter().filter(|s| matches!(s.stage.as_str(), "check" | "time" | "baseline_choice")).map(|s| s.wall_s).sum()
+}
+
+/// Aggregates per group (level, domain suite): group name -> task ids.
+pub fn breakdown(results: &[EvalResult], groups: &BTreeMap<String, Vec<String>>) -> BTreeMap<String, Aggregate> {
+    groups
+        .iter()
+        .filter_map(|(name, ids)| {
+            let rs: Vec<EvalResult> = results.iter().filter(|r| ids.contains(&r.task)).cloned().collect();
+            (!rs.is_empty()).then(|| (name.clone(), aggregate(&rs)))
+        })
+        .collect()
 }
 
 /// Share of ALL tasks that are correct, validly timed, and faster than `p`
@@ -53,10 +72,15 @@ pub fn aggregate(results: &[EvalResult]) -> Aggregate {
         fast_2_0: fast_p(results, 2.0),
         geomean_speedup: geomean,
         failure_classes: classes,
+        device_s_per_candidate: results.iter().map(device_s).sum::<f64>() / n,
+        device_s_per_success: {
+            let ok = results.iter().filter(|r| r.correct).count();
+            (ok > 0).then(|| results.iter().map(device_s).sum::<f64>() / ok as f64)
+        },
     }
 }
 
-pub fn table(results: &[EvalResult], agent: &str, baseline: &str) -> String {
+pub fn table(results: &[EvalResult], agent: &str, baseline: &str, groups: &BTreeMap<String, Vec<String>>) -> String {
     let mut s = format!("agent {agent}  baseline {baseline}\n");
     s += &format!("{:<26} {:>7} {:>7} {:>11} {:>11} {:>8} {:>6} {:>6}  failure\n", "task", "build", "correct", "cand ms", "base ms", "speedup", "+/-", "valid");
     for r in results {
@@ -85,8 +109,29 @@ pub fn table(results: &[EvalResult], agent: &str, baseline: &str) -> String {
         a.tasks
     );
     if !a.failure_classes.is_empty() {
-        let parts: Vec<String> = a.failure_classes.iter().map(|(k, v)| format!("{k} {v}")).collect();
+        let parts: Vec<String> = a.failure_classes.iter().map(|(k, v)| format!("{k} {v} ({:.0}%)", *v as f64 * 100.0 / a.tasks.max(1) as f64)).collect();
         s += &format!("failures: {}\n", parts.join(", "));
+    }
+    s += &format!(
+        "device time: {:.2} s per candidate, {} per correct one\n",
+        a.device_s_per_candidate,
+        a.device_s_per_success.map(|d| format!("{d:.2} s")).unwrap_or_else(|| "-".into())
+    );
+    let by = breakdown(results, groups);
+    if by.len() > 1 {
+        s += &format!("\n{:<10} {:>6} {:>10} {:>10} {:>9} {:>9} {:>9}\n", "group", "tasks", "Compile@1", "Correct@1", "fast_1.0", "fast_2.0", "geomean");
+        for (name, g) in &by {
+            s += &format!(
+                "{:<10} {:>6} {:>9.1}% {:>9.1}% {:>8.1}% {:>8.1}% {:>9}\n",
+                name,
+                g.tasks,
+                g.compile_at_1 * 100.0,
+                g.correct_at_1 * 100.0,
+                g.fast_1_0 * 100.0,
+                g.fast_2_0 * 100.0,
+                g.geomean_speedup.map(|x| format!("{x:.3}x")).unwrap_or_else(|| "-".into())
+            );
+        }
     }
     s
 }

@@ -74,16 +74,24 @@ pub async fn run(ctx: &Ctx, a: BenchArgs) -> Result<ExitCode> {
         1 => labels.remove(0),
         _ => "per task, the faster of the MetaSchedule-tuned and the default build (each result's manifest names it)".to_string(),
     };
+    // Groups for the breakdown: by level and by domain suite.
+    let mut groups: std::collections::BTreeMap<String, Vec<String>> = Default::default();
+    for t in &tasks {
+        groups.entry(format!("l{}", t.meta.level)).or_default().push(t.id().to_string());
+        for d in &t.meta.domains {
+            groups.entry(d.clone()).or_default().push(t.id().to_string());
+        }
+    }
     let out = json!({"schema": 1, "suite": a.suite, "agent": a.agent, "baseline": baseline,
-                     "aggregate": aggregate(&results), "results": results});
+                     "aggregate": aggregate(&results), "by_group": crate::bench::breakdown(&results, &groups), "results": results});
     if let Some(dir) = &a.out {
-        crate::bench::report::write(dir, &out, &results, &table(&results, &a.agent, &baseline))?;
+        crate::bench::report::write(dir, &out, &results, &table(&results, &a.agent, &baseline, &groups))?;
         eprintln!("wrote results.json, results.csv and report.md to {}", dir.display());
     }
     if a.json {
         println!("{}", serde_json::to_string_pretty(&out)?);
     } else {
-        print!("{}", table(&results, &a.agent, &baseline));
+        print!("{}", table(&results, &a.agent, &baseline, &groups));
     }
     Ok(ExitCode::SUCCESS)
 }
