@@ -63,11 +63,12 @@ pub fn label(kind: BaselineKind, dir: Option<&Path>) -> String {
 /// with at least `trials` exists. Returns the tuning report.
 pub async fn tune(engine: &Engine, paths: &Paths, task: &Task, target: &Value, trials: u32, force: bool) -> Result<(Value, bool), Failure> {
     let dir = tuned_dir(paths, task, target)?;
-    if !force {
-        if let Some(r) = tuning_report(&dir) {
-            if r["max_trials"].as_u64().unwrap_or(0) >= trials as u64 {
-                return Ok((r, false));
-            }
+    if force {
+        // Start from an empty database, so the convergence record is this run's alone.
+        let _ = std::fs::remove_dir_all(&dir);
+    } else if let Some(r) = tuning_report(&dir) {
+        if r["max_trials"].as_u64().unwrap_or(0) >= trials as u64 {
+            return Ok((r, false));
         }
     }
     let source = task.reference_text().map_err(|e| Failure::new(FailureClass::Task, format!("{e:#}")))?;
