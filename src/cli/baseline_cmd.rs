@@ -33,8 +33,8 @@ pub enum BaselineCmd {
     /// representative tasks, tuned with a cap (tunes those not yet tuned).
     Calibrate {
         /// Representative tasks, e.g. one per level.
-        #[arg(long, value_delimiter = ',', default_value = "matmul_256,conv_bn_relu,kws_dscnn")]
-        tasks: Vec<String>,
+        #[arg(long = "on", value_delimiter = ',', default_value = "matmul_256,conv_bn_relu,kws_dscnn")]
+        representatives: Vec<String>,
         /// The most trials any calibration tuning may use.
         #[arg(long, default_value_t = 64)]
         cap: u32,
@@ -55,7 +55,7 @@ pub enum BaselineCmd {
 pub async fn run(ctx: &Ctx, cmd: BaselineCmd) -> Result<ExitCode> {
     match cmd {
         BaselineCmd::Tune { suite, task, trials, force } => tune(ctx, suite, task, &trials, force).await,
-        BaselineCmd::Calibrate { tasks, cap, out } => calibrate(ctx, &tasks, cap, out).await,
+        BaselineCmd::Calibrate { representatives, cap, out } => calibrate(ctx, &representatives, cap, out).await,
         BaselineCmd::Show { task, module } => show(ctx, &task, module).await,
     }
 }

@@ -138,3 +138,31 @@ impl Ctx {
         Ok(Evaluator::new(engine, self.paths.clone(), opts))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Cli;
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_command_line_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn every_subcommand_parses_its_own_options() {
+        for args in [
+            &["kwb", "baseline", "calibrate", "--on", "a,b", "--cap", "8"][..],
+            &["kwb", "baseline", "tune", "--suite", "smoke", "--trials", "auto"],
+            &["kwb", "--tasks", "/tmp/t", "tasks", "list", "--level", "2", "--domain", "aiot", "--text", "conv"],
+            &["kwb", "session", "edit", "s.jsonl", "--node", "3", "--layer", "L1", "--kernel", "k", "--file", "f", "--trace"],
+            &["kwb", "bench", "--suite", "smoke", "--baseline", "tuned", "--out", "d"],
+            &["kwb", "bench", "compare", "a.json", "b.json"],
+            &["kwb", "diff", "s.jsonl", "0", "1", "--layer", "L2", "--side-by-side"],
+        ] {
+            let cli = <Cli as clap::Parser>::try_parse_from(args).unwrap_or_else(|e| panic!("{args:?}: {e}"));
+            // Accessing every field is what panicked before on a clash of ids.
+            let _ = format!("{cli:?}");
+        }
+    }
+}
