@@ -11,5 +11,6 @@ pub mod failure_table;
 pub mod ir;
 pub mod logging;
 pub mod paths;
+pub mod roofline;
 pub mod session;
 pub mod tasks;

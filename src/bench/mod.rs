@@ -1,5 +1,6 @@
 //! The benchmark table: per-task results and the paper's aggregates.
 
+pub mod plot;
 pub mod report;
 
 use crate::eval::EvalResult;
@@ -20,6 +21,9 @@ pub struct Aggregate {
     /// Seconds the device spent checking and timing, per candidate and per correct one.
     pub device_s_per_candidate: f64,
     pub device_s_per_success: Option<f64>,
+    /// Median over timed tasks of the roofline share; the largest peak memory.
+    pub median_roofline_share: Option<f64>,
+    pub max_peak_memory_bytes: Option<u64>,
 }
 
 /// Device time of one evaluation: correctness runs, timing, baseline choice.
@@ -72,6 +76,12 @@ pub fn aggregate(results: &[EvalResult]) -> Aggregate {
         fast_2_0: fast_p(results, 2.0),
         geomean_speedup: geomean,
         failure_classes: classes,
+        median_roofline_share: {
+            let mut v: Vec<f64> = results.iter().filter_map(|r| r.roofline_share).collect();
+            v.sort_by(|a, b| a.total_cmp(b));
+            (!v.is_empty()).then(|| v[v.len() / 2])
+        },
+        max_peak_memory_bytes: results.iter().filter_map(|r| r.peak_memory_bytes).max(),
         device_s_per_candidate: results.iter().map(device_s).sum::<f64>() / n,
         device_s_per_success: {
             let ok = results.iter().filter(|r| r.correct).count();
@@ -82,11 +92,11 @@ pub fn aggregate(results: &[EvalResult]) -> Aggregate {
 
 pub fn table(results: &[EvalResult], agent: &str, baseline: &str, groups: &BTreeMap<String, Vec<String>>) -> String {
     let mut s = format!("agent {agent}  baseline {baseline}\n");
-    s += &format!("{:<26} {:>7} {:>7} {:>11} {:>11} {:>8} {:>6} {:>6}  failure\n", "task", "build", "correct", "cand ms", "base ms", "speedup", "+/-", "valid");
+    s += &format!("{:<26} {:>7} {:>7} {:>11} {:>11} {:>8} {:>6} {:>6} {:>6} {:>9}  failure\n", "task", "build", "correct", "cand ms", "base ms", "speedup", "+/-", "valid", "roof", "peak mem");
     for r in results {
         let f = |x: Option<f64>| x.map(|v| format!("{v:.3}")).unwrap_or_else(|| "-".into());
         s += &format!(
-            "{:<26} {:>7} {:>7} {:>11} {:>11} {:>8} {:>6} {:>6}  {}\n",
+            "{:<26} {:>7} {:>7} {:>11} {:>11} {:>8} {:>6} {:>6} {:>6} {:>9}  {}\n",
             r.task,
             if r.compile_ok { "ok" } else { "FAIL" },
             if r.correct { "yes" } else { "no" },
@@ -95,6 +105,8 @@ pub fn table(results: &[EvalResult], agent: &str, baseline: &str, groups: &BTree
             r.speedup_median.map(|v| format!("{v:.3}x")).unwrap_or_else(|| "-".into()),
             r.ci.map(|c| format!("{:.1}%", c * 100.0)).unwrap_or_else(|| "-".into()),
             if r.timing_valid { "yes" } else { "no" },
+            r.roofline_share.map(|x| format!("{:.1}%", x * 100.0)).unwrap_or_else(|| "-".into()),
+            r.peak_memory_bytes.map(|b| format!("{:.1} KiB", b as f64 / 1024.0)).unwrap_or_else(|| "-".into()),
             r.failure_class.map(|c| c.to_string()).unwrap_or_default()
         );
     }
@@ -113,9 +125,11 @@ pub fn table(results: &[EvalResult], agent: &str, baseline: &str, groups: &BTree
         s += &format!("failures: {}\n", parts.join(", "));
     }
     s += &format!(
-        "device time: {:.2} s per candidate, {} per correct one\n",
+        "device time: {:.2} s per candidate, {} per correct one; median roofline share {}; largest peak memory {}\n",
         a.device_s_per_candidate,
-        a.device_s_per_success.map(|d| format!("{d:.2} s")).unwrap_or_else(|| "-".into())
+        a.device_s_per_success.map(|d| format!("{d:.2} s")).unwrap_or_else(|| "-".into()),
+        a.median_roofline_share.map(|x| format!("{:.1}%", x * 100.0)).unwrap_or_else(|| "-".into()),
+        a.max_peak_memory_bytes.map(|b| format!("{:.1} KiB", b as f64 / 1024.0)).unwrap_or_else(|| "-".into())
     );
     let by = breakdown(results, groups);
     if by.len() > 1 {

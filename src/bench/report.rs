@@ -38,6 +38,10 @@ pub fn write(dir: &Path, results_json: &Value, results: &[EvalResult], table: &s
         results_json["agent"].as_str().unwrap_or("?"),
         results_json["baseline"].as_str().unwrap_or("?"),
     );
+    let title = format!("{} vs {}", results_json["agent"].as_str().unwrap_or("?"), results_json["baseline"].as_str().unwrap_or("?"));
+    super::plot::speedup_bars(results, &dir.join("speedups.svg"), &title)?;
+    super::plot::speedup_histogram(results, &dir.join("speedup-distribution.svg"), &title)?;
+    let md = md + "\n![speedup per task](speedups.svg)\n\n![distribution of speedups](speedup-distribution.svg)\n";
     std::fs::write(dir.join("report.md"), md)?;
     Ok(())
 }

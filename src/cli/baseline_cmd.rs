@@ -49,6 +49,9 @@ pub enum BaselineCmd {
         /// (an L1 module usable as a candidate).
         #[arg(long)]
         module: bool,
+        /// Print each tuned kernel's best schedule trace.
+        #[arg(long)]
+        traces: bool,
     },
 }
 
@@ -56,7 +59,7 @@ pub async fn run(ctx: &Ctx, cmd: BaselineCmd) -> Result<ExitCode> {
     match cmd {
         BaselineCmd::Tune { suite, task, trials, force } => tune(ctx, suite, task, &trials, force).await,
         BaselineCmd::Calibrate { representatives, cap, out } => calibrate(ctx, &representatives, cap, out).await,
-        BaselineCmd::Show { task, module } => show(ctx, &task, module).await,
+        BaselineCmd::Show { task, module, traces } => show(ctx, &task, module, traces).await,
     }
 }
 
@@ -141,7 +144,7 @@ async fn calibrate(ctx: &Ctx, ids: &[String], cap: u32, out: Option<std::path::P
     Ok(ExitCode::SUCCESS)
 }
 
-async fn show(ctx: &Ctx, id: &str, module: bool) -> Result<ExitCode> {
+async fn show(ctx: &Ctx, id: &str, module: bool, traces: bool) -> Result<ExitCode> {
     let set = ctx.tasks()?;
     let t = set.get(id)?;
     let target = EvalOptions::default().target;
@@ -154,6 +157,18 @@ async fn show(ctx: &Ctx, id: &str, module: bool) -> Result<ExitCode> {
             .await
             .map_err(|f| anyhow::anyhow!("{f}"))?;
         print!("{}", out.result["module"].as_str().unwrap_or_default());
+        return Ok(ExitCode::SUCCESS);
+    }
+    if traces {
+        let engine = ctx.engine(false).await?;
+        let out = engine.run(Job::new("best_traces", json!({"work_dir": dir}), Duration::from_secs(120))).await.map_err(|f| anyhow::anyhow!("{f}"))?;
+        for w in out.result["workloads"].as_array().into_iter().flatten() {
+            println!("# {} ({:.1} us)", w["kernel"].as_str().unwrap_or("?"), w["best_us"].as_f64().unwrap_or(0.0));
+            for line in w["trace"].as_array().into_iter().flatten() {
+                println!("{}", line.as_str().unwrap_or(""));
+            }
+            println!();
+        }
         return Ok(ExitCode::SUCCESS);
     }
     println!("{id}: {} ({} trials measured, {:.0} s)", baseline::label(baseline::BaselineKind::Tuned, Some(&dir)), report["trials"], report["elapsed_s"].as_f64().unwrap_or(0.0));

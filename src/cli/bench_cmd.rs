@@ -54,6 +54,10 @@ pub async fn run(ctx: &Ctx, a: BenchArgs) -> Result<ExitCode> {
         bail!("unknown agent `{}`: use `reference` or `file`", a.agent);
     }
     let ev = ctx.evaluator(EvalOptions { pairs: a.pairs, baseline: a.baseline, ..Default::default() }).await?;
+    if crate::roofline::Machine::cached(&ctx.paths).is_none() {
+        eprintln!("measuring this machine's peak FLOP/s and memory bandwidth for roofline shares (once)");
+        crate::roofline::Machine::measure(&ev.engine, &ctx.paths).await?;
+    }
     let mut results = Vec::new();
     for (i, t) in tasks.iter().enumerate() {
         eprintln!("[{}/{}] {}", i + 1, tasks.len(), t.id());

@@ -171,6 +171,7 @@ impl Evaluator {
         clock.add("build", &built);
         r.compile_ok = true;
         r.compile_s = built.result["compile_s"].as_f64();
+        r.peak_memory_bytes = built.result["memory"]["peak_bytes"].as_u64();
         // 2. Correctness on every seed, then a re-run on perturbed inputs
         //    against the baseline (catches results cached across calls).
         let (baseline, label) = self.baseline_artifact_timed(task, clock).await?;
@@ -219,6 +220,9 @@ impl Evaluator {
         r.timing_valid = t["timing_valid"].as_bool() == Some(true);
         r.sample_list = serde_json::from_value(t["samples"].clone()).unwrap_or_default();
         r.samples = r.sample_list.len() as u32;
+        if let (Some(m), Some(size), Some(ms)) = (crate::roofline::Machine::cached(&self.paths), spec.size, r.candidate_ms) {
+            r.roofline_share = m.share(&size, ms);
+        }
         r.timing_rounds = t["rounds"].as_u64().unwrap_or(0) as u32;
         Ok(())
     }
@@ -244,6 +248,8 @@ impl Evaluator {
             sample_list: vec![],
             timing_rounds: 0,
             compile_s: None,
+            peak_memory_bytes: None,
+            roofline_share: None,
             wall_s: 0.0,
             engine_overhead_s: 0.0,
             stages: vec![],

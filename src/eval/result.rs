@@ -72,6 +72,12 @@ pub struct EvalResult {
     pub sample_list: Vec<Sample>,
     pub timing_rounds: u32,
     pub compile_s: Option<f64>,
+    /// Static memory plan plus the largest kernel scratch, in bytes (from the IR).
+    #[serde(default)]
+    pub peak_memory_bytes: Option<u64>,
+    /// Achieved over attainable performance on this machine's measured roofline.
+    #[serde(default)]
+    pub roofline_share: Option<f64>,
     pub wall_s: f64,
     /// Wall time outside TVM's build and the measured runs: kwb, IPC, worker.
     pub engine_overhead_s: f64,

@@ -14,8 +14,8 @@ class Model(nn.Module):
         return torch.where(x > 0, x, 0.1 * x)
 
 
-R = 256
-C = 256
+R = 512
+C = 512
 
 
 def get_inputs():

@@ -52,7 +52,7 @@ def main():
     t = time.perf_counter()
     import tvm  # noqa: F401  (warm the import once per worker)
 
-    from . import build, check, doctor, errors, layers, timing, tune
+    from . import build, check, doctor, errors, layers, machine, timing, tune
     from .errors import JobError
 
     def import_task(args):
@@ -66,7 +66,9 @@ def main():
         "derive": layers.derive,
         "size": layers.size,
         "tune": tune.tune,
+        "machine": machine.measure,
         "tuned_module": tune.tuned_module,
+        "best_traces": tune.best_traces,
         "check": check.check,
         "time": timing.paired,
         "doctor": doctor.doctor,

@@ -161,6 +161,14 @@ def build(args):
         msg = _first_line(e)
         raise JobError(errors.classify_build_error(msg), f"build failed: {msg}", "build")
     compile_s = time.perf_counter() - t1
+    t2 = time.perf_counter()
+    try:
+        from . import memory
+
+        mem = memory.estimate(mod, target, args.get("stage", "l0"))
+    except Exception as e:  # an estimate must never fail a build
+        mem = {"error": f"{type(e).__name__}: {e}"}
+    mem_s = time.perf_counter() - t2
     kernels = sorted(
         gv.name_hint for gv, f in mod.functions.items() if isinstance(f, tvm.tirx.PrimFunc)
     )
@@ -168,6 +176,7 @@ def build(args):
         "artifact": args["artifact"],
         "parse_s": parse_s,
         "compile_s": compile_s,
-        "tvm_s": parse_s + compile_s,
+        "tvm_s": parse_s + compile_s + mem_s,
         "kernels": kernels,
+        "memory": mem,
     }

@@ -130,3 +130,24 @@ def tuned_module(args):
         l1 = layers.lower(mod, target)
         applied = relax.transform.MetaScheduleApplyDatabase(enable_warning=False)(l1)
     return {"module": applied.script(), "summary": summarize(args["work_dir"]), "tvm_s": 0.0}
+
+
+def best_traces(args):
+    """Job `best_traces`: per tuned workload, the best record's schedule trace
+    (Python lines using `sch`) and its measured time."""
+    ms = _ms()
+    db = ms.database.JSONDatabase(work_dir=args["work_dir"])
+    best = {}
+    for rec in db.get_all_tuning_records():
+        secs = [float(x) for x in (rec.run_secs or [])]
+        if not secs:
+            continue
+        t = sum(secs) / len(secs)
+        key = tvm.ir.structural_hash(rec.workload.mod) if hasattr(tvm.ir, "structural_hash") else id(rec.workload)
+        if key not in best or t < best[key][0]:
+            best[key] = (t, rec)
+    out = []
+    for t, rec in sorted(best.values(), key=lambda x: -x[0]):
+        names = [gv.name_hint for gv in rec.workload.mod.get_global_vars()]
+        out.append({"kernel": names[0] if names else "?", "best_us": t * 1e6, "trace": list(rec.trace.as_python())})
+    return {"workloads": out, "tvm_s": 0.0}

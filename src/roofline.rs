@@ -1,0 +1,100 @@
+//! The machine's roofline: measured peak FLOP/s and memory bandwidth, cached
+//! per machine, and the share of it a timed candidate reaches.
+
+use crate::engine::{Engine, Job};
+use crate::paths::Paths;
+use crate::tasks::meta::TaskSize;
+use serde::{Deserialize, Serialize};
+use std::time::Duration;
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Machine {
+    pub peak_flops: f64,
+    /// Bandwidth of a working set far larger than the caches.
+    pub bandwidth_bytes_s: f64,
+    /// Copy bandwidth by working-set size, smallest first.
+    #[serde(default)]
+    pub bandwidth_by_size: Vec<Level>,
+    pub method: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Level {
+    pub working_set_bytes: u64,
+    pub bandwidth_bytes_s: f64,
+}
+
+impl Machine {
+    fn path(paths: &Paths) -> std::path::PathBuf {
+        paths.data.join("machine.json")
+    }
+
+    pub fn cached(paths: &Paths) -> Option<Self> {
+        serde_json::from_str(&std::fs::read_to_string(Self::path(paths)).ok()?).ok()
+    }
+
+    /// Measures (timing exclusively) and caches the peaks.
+    pub async fn measure(engine: &Engine, paths: &Paths) -> anyhow::Result<Self> {
+        let out = engine.run(Job::new("machine", serde_json::json!({}), Duration::from_secs(300)).exclusive()).await.map_err(|f| anyhow::anyhow!("{f}"))?;
+        let m: Machine = serde_json::from_value(out.result)?;
+        std::fs::create_dir_all(&paths.data)?;
+        std::fs::write(Self::path(paths), serde_json::to_string_pretty(&m)?)?;
+        Ok(m)
+    }
+
+    /// Achieved over attainable performance: attainable is
+    /// min(peak, intensity x bandwidth); kernels TVM counts no FLOPs for
+    /// (copies, transcendental-only maps) are judged on bandwidth alone.
+    /// The bandwidth a working set of `bytes` gets: that of the smallest
+    /// measured working set that holds it.
+    pub fn bandwidth_for(&self, bytes: u64) -> f64 {
+        self.bandwidth_by_size.iter().find(|l| l.working_set_bytes >= bytes).map(|l| l.bandwidth_bytes_s).unwrap_or(self.bandwidth_bytes_s)
+    }
+
+    pub fn share(&self, size: &TaskSize, ms: f64) -> Option<f64> {
+        if ms <= 0.0 || size.bytes_moved == 0 {
+            return None;
+        }
+        let secs = ms / 1e3;
+        let bw = self.bandwidth_for(size.bytes_moved);
+        if size.flops > 0.0 {
+            let intensity = size.flops / size.bytes_moved as f64;
+            let attainable = self.peak_flops.min(intensity * bw);
+            Some(size.flops / secs / attainable)
+        } else {
+            Some(size.bytes_moved as f64 / secs / bw)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shares_follow_the_roofline() {
+        let m = Machine { peak_flops: 100e9, bandwidth_bytes_s: 10e9, bandwidth_by_size: vec![], method: String::new() };
+        // Compute-bound: intensity 1000 FLOP/byte, attainable = peak. 1 GFLOP in 20 ms = 50 GFLOP/s.
+        let s = m.share(&TaskSize { flops: 1e9, bytes_moved: 1_000_000, params: 0, kernels: 1 }, 20.0).unwrap();
+        assert!((s - 0.5).abs() < 1e-9, "{s}");
+        // Memory-bound: intensity 0.25, attainable 2.5 GFLOP/s. 25 MFLOP in 20 ms = 1.25 GFLOP/s.
+        let s = m.share(&TaskSize { flops: 25e6, bytes_moved: 100_000_000, params: 0, kernels: 1 }, 20.0).unwrap();
+        assert!((s - 0.5).abs() < 1e-9, "{s}");
+        // No FLOPs counted: bandwidth alone. 100 MB in 20 ms = 5 GB/s of 10.
+        let s = m.share(&TaskSize { flops: 0.0, bytes_moved: 100_000_000, params: 0, kernels: 1 }, 20.0).unwrap();
+        assert!((s - 0.5).abs() < 1e-9, "{s}");
+    }
+
+    #[test]
+    fn a_cache_resident_working_set_is_judged_against_its_cache() {
+        let m = Machine {
+            peak_flops: 100e9,
+            bandwidth_bytes_s: 10e9,
+            bandwidth_by_size: vec![Level { working_set_bytes: 1 << 20, bandwidth_bytes_s: 80e9 }, Level { working_set_bytes: 1 << 30, bandwidth_bytes_s: 10e9 }],
+            method: String::new(),
+        };
+        assert_eq!(m.bandwidth_for(500_000), 80e9);
+        assert_eq!(m.bandwidth_for(100 << 20), 10e9);
+        assert_eq!(m.bandwidth_for(4 << 30), 10e9);
+    }
+}
