@@ -83,9 +83,11 @@ impl<'a> SessionRunner<'a> {
     /// ones become a node, which is then evaluated. Returns the node's id.
     pub async fn edit(&mut self, req: EditRequest) -> Result<std::result::Result<u32, Failure>> {
         let parent = self.tree.get(req.parent).ok_or_else(|| anyhow::anyhow!("no node {} in this session", req.parent))?.record.clone();
+        // A request that names no kernel (or a trace at the wrong layer) is a
+        // usage error, not a proposal: check it before anything is logged.
+        let args = edit_args(&parent.texts, &req)?;
         self.append(EventKind::Proposal { author: req.author.clone(), parent: req.parent, layer: req.layer, kernel: req.kernel.clone(), rationale: req.rationale.clone() })?;
         let started = Instant::now();
-        let args = edit_args(&parent.texts, &req)?;
         match derive(self.ev, self.task, args).await {
             Err(failure) => {
                 self.append(EventKind::Refused { parent: req.parent, layer: req.layer, kernel: req.kernel.clone(), author: req.author.clone(), failure: failure.clone() })?;
