@@ -1,5 +1,6 @@
 //! kwb: a terminal workbench for LLM-driven kernel optimisation.
 
+pub mod agent;
 pub mod baseline;
 pub mod bench;
 pub mod cli;
@@ -9,8 +10,10 @@ pub mod eval;
 pub mod failure;
 pub mod failure_table;
 pub mod ir;
+pub mod llm;
 pub mod logging;
 pub mod paths;
 pub mod roofline;
 pub mod session;
 pub mod tasks;
+pub mod tui;

@@ -28,8 +28,9 @@ pub struct Cli {
     /// Engine workers to run at once (compiles overlap; timing is exclusive).
     #[arg(long, global = true, default_value_t = 2)]
     pub workers: usize,
+    /// Without a command, kwb opens the workbench (the TUI).
     #[command(subcommand)]
-    pub command: Command,
+    pub command: Option<Command>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -52,6 +53,8 @@ pub enum Command {
     Session(session_cmd::SessionCmd),
     /// Diff two nodes of a session at one layer.
     Diff(session_cmd::DiffArgs),
+    /// Open the workbench (the default when no command is given).
+    Ui(crate::tui::UiArgs),
 }
 
 pub fn main() -> ExitCode {
@@ -78,7 +81,11 @@ pub fn main() -> ExitCode {
 
 async fn run(cli: Cli, paths: Paths) -> Result<ExitCode> {
     let ctx = Ctx { paths, tasks_dir: resolve_root(cli.tasks.as_deref()), workers: cli.workers };
-    match cli.command {
+    let Some(command) = cli.command else {
+        return crate::tui::run(&ctx, crate::tui::UiArgs::default()).await;
+    };
+    match command {
+        Command::Ui(a) => crate::tui::run(&ctx, a).await,
         Command::Engine(c) => engine_cmd::run(&ctx, c).await,
         Command::Tasks(c) => tasks_cmd::run(&ctx, c).await,
         Command::Eval(a) => eval_cmd::run(&ctx, a).await,

@@ -6,6 +6,7 @@ pub mod log;
 pub mod runner;
 pub mod tree;
 
+pub use runner::{EditBody, EditRequest, SessionRunner};
 pub use event::{Cost, Event, EventKind, Header, NodeRecord, SCHEMA_VERSION};
 pub use log::{Loaded, SessionLog, load};
 pub use tree::{CandidateTree, Node, NodeStatus};
