@@ -9,6 +9,7 @@
 //! [`Tools`] they are given.
 
 pub mod budget;
+pub mod orchestrator;
 pub mod supervisor;
 
 pub use budget::{Budget, BudgetLeft};
