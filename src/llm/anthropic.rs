@@ -1,0 +1,148 @@
+//! Anthropic `/v1/messages`: content blocks (`text`, `tool_use`, `tool_result`),
+//! the system prompt as a top-level field, strictly alternating roles.
+
+use super::client::ChatClient;
+use super::config::ProviderConfig;
+use super::error::{LlmError, snippet};
+use super::http::Endpoint;
+use super::types::{ChatRequest, ChatResponse, Message, StopReason, TokenUsage, ToolCall};
+use crate::agent::BoxFuture;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+pub struct AnthropicClient {
+    endpoint: Endpoint,
+    model: String,
+    max_tokens: u32,
+    temperature: f32,
+}
+
+impl AnthropicClient {
+    pub(crate) fn new(endpoint: Endpoint, cfg: &ProviderConfig) -> Self {
+        Self { endpoint, model: cfg.model.clone(), max_tokens: cfg.max_tokens, temperature: cfg.temperature }
+    }
+
+    fn body(&self, req: &ChatRequest) -> Value {
+        // The API wants user and assistant turns to alternate, so tool results
+        // (sent as user turns) merge with whatever user turn is next to them.
+        let mut messages: Vec<(&str, Vec<Value>)> = vec![];
+        for m in &req.messages {
+            let (role, blocks) = match m {
+                Message::User { content } => ("user", vec![json!({"type": "text", "text": content})]),
+                Message::Assistant { content, tool_calls } => {
+                    let mut b = vec![];
+                    if !content.trim().is_empty() {
+                        b.push(json!({"type": "text", "text": content}));
+                    }
+                    for c in tool_calls {
+                        // `input` must be an object; arguments that were not JSON cannot be replayed.
+                        let input = if c.arguments.is_object() { c.arguments.clone() } else { json!({}) };
+                        b.push(json!({"type": "tool_use", "id": c.id, "name": c.name, "input": input}));
+                    }
+                    ("assistant", b)
+                }
+                Message::Tool { call_id, content, .. } => ("user", vec![json!({"type": "tool_result", "tool_use_id": call_id, "content": content})]),
+            };
+            if blocks.is_empty() {
+                continue;
+            }
+            match messages.last_mut() {
+                Some((last, b)) if *last == role => b.extend(blocks),
+                _ => messages.push((role, blocks)),
+            }
+        }
+        let mut body = json!({
+            "model": self.model,
+            "max_tokens": req.max_tokens.unwrap_or(self.max_tokens),
+            "temperature": req.temperature.unwrap_or(self.temperature),
+            "messages": messages.into_iter().map(|(role, content)| json!({"role": role, "content": content})).collect::<Vec<_>>(),
+        });
+        if !req.system.is_empty() {
+            body["system"] = json!(req.system);
+        }
+        if !req.tools.is_empty() {
+            body["tools"] = req.tools.iter().map(|t| json!({"name": t.name, "description": t.description, "input_schema": t.parameters})).collect();
+        }
+        body
+    }
+
+    fn parse(&self, body: Value, max_tokens: u32) -> Result<(String, Vec<ToolCall>, TokenUsage, StopReason), LlmError> {
+        let provider = self.endpoint.provider.clone();
+        let resp: Resp = serde_json::from_value(body.clone())
+            .map_err(|e| LlmError::Malformed { provider: provider.clone(), api: self.endpoint.api, detail: format!("{e} in `{}`", snippet(&body.to_string())) })?;
+        let mut text = String::new();
+        let mut calls = vec![];
+        for b in resp.content {
+            match b {
+                Block::Text { text: t } => text.push_str(&t),
+                Block::ToolUse { id, name, input } => calls.push(ToolCall { id, name, arguments: input }),
+                Block::Other => {}
+            }
+        }
+        let usage = resp.usage.map(|u| TokenUsage { input_tokens: u.input_tokens, output_tokens: u.output_tokens }).unwrap_or_default();
+        let stop = match resp.stop_reason.as_deref() {
+            Some("end_turn") | Some("stop_sequence") | None => StopReason::EndTurn,
+            Some("tool_use") => StopReason::ToolUse,
+            Some("max_tokens") => StopReason::MaxTokens,
+            Some("refusal") => {
+                let detail = if text.trim().is_empty() { "stop_reason refusal".to_string() } else { snippet(&self.endpoint.redact(&text)) };
+                return Err(LlmError::Refused { provider, detail });
+            }
+            Some(other) => StopReason::Other(other.to_string()),
+        };
+        if stop == StopReason::MaxTokens && text.trim().is_empty() && calls.is_empty() {
+            return Err(LlmError::Truncated { provider, max_tokens });
+        }
+        Ok((text, calls, usage, stop))
+    }
+}
+
+impl ChatClient for AnthropicClient {
+    fn provider(&self) -> &str {
+        &self.endpoint.provider
+    }
+    fn model(&self) -> &str {
+        &self.model
+    }
+    fn chat<'a>(&'a self, req: &'a ChatRequest) -> BoxFuture<'a, Result<ChatResponse, LlmError>> {
+        Box::pin(async move {
+            let posted = self.endpoint.post(&self.body(req)).await?;
+            let (text, tool_calls, usage, stop_reason) = self.parse(posted.body, req.max_tokens.unwrap_or(self.max_tokens))?;
+            Ok(ChatResponse { text, tool_calls, usage, stop_reason, attempts: posted.attempts, retries: posted.retries })
+        })
+    }
+}
+
+#[derive(Deserialize)]
+struct Resp {
+    content: Vec<Block>,
+    #[serde(default)]
+    stop_reason: Option<String>,
+    #[serde(default)]
+    usage: Option<UsageWire>,
+}
+
+#[derive(Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum Block {
+    Text {
+        text: String,
+    },
+    ToolUse {
+        id: String,
+        name: String,
+        #[serde(default)]
+        input: Value,
+    },
+    /// Thinking and any block types added later: not part of the answer.
+    #[serde(other)]
+    Other,
+}
+
+#[derive(Deserialize)]
+struct UsageWire {
+    #[serde(default)]
+    input_tokens: u64,
+    #[serde(default)]
+    output_tokens: u64,
+}

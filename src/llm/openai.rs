@@ -1,0 +1,206 @@
+//! OpenAI-compatible `/v1/chat/completions`: OpenAI itself, vLLM, llama.cpp
+//! server, Ollama and most local servers.
+
+use super::client::ChatClient;
+use super::config::ProviderConfig;
+use super::error::{LlmError, snippet};
+use super::http::Endpoint;
+use super::types::{ChatRequest, ChatResponse, Message, StopReason, TokenUsage, ToolCall};
+use crate::agent::BoxFuture;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+pub struct OpenAiClient {
+    endpoint: Endpoint,
+    model: String,
+    max_tokens: u32,
+    temperature: f32,
+}
+
+impl OpenAiClient {
+    pub(crate) fn new(endpoint: Endpoint, cfg: &ProviderConfig) -> Self {
+        Self { endpoint, model: cfg.model.clone(), max_tokens: cfg.max_tokens, temperature: cfg.temperature }
+    }
+
+    fn body(&self, req: &ChatRequest) -> Value {
+        let mut messages = vec![];
+        if !req.system.is_empty() {
+            messages.push(json!({"role": "system", "content": req.system}));
+        }
+        for m in &req.messages {
+            messages.push(match m {
+                Message::User { content } => json!({"role": "user", "content": content}),
+                Message::Assistant { content, tool_calls } => {
+                    let mut v = json!({"role": "assistant", "content": content});
+                    if !tool_calls.is_empty() {
+                        v["tool_calls"] = tool_calls
+                            .iter()
+                            .map(|c| json!({"id": c.id, "type": "function", "function": {"name": c.name, "arguments": arguments_text(&c.arguments)}}))
+                            .collect();
+                    }
+                    v
+                }
+                Message::Tool { call_id, name, content } => json!({"role": "tool", "tool_call_id": call_id, "name": name, "content": content}),
+            });
+        }
+        let mut body = json!({
+            "model": self.model,
+            "messages": messages,
+            "max_tokens": req.max_tokens.unwrap_or(self.max_tokens),
+            "temperature": req.temperature.unwrap_or(self.temperature),
+        });
+        if !req.tools.is_empty() {
+            body["tools"] = req
+                .tools
+                .iter()
+                .map(|t| json!({"type": "function", "function": {"name": t.name, "description": t.description, "parameters": t.parameters}}))
+                .collect();
+        }
+        body
+    }
+
+    fn parse(&self, body: Value, max_tokens: u32) -> Result<(String, Vec<ToolCall>, TokenUsage, StopReason), LlmError> {
+        let provider = self.endpoint.provider.clone();
+        let malformed = |detail: String| LlmError::Malformed { provider: provider.clone(), api: self.endpoint.api, detail };
+        let resp: Resp = serde_json::from_value(body.clone()).map_err(|e| malformed(format!("{e} in `{}`", snippet(&body.to_string()))))?;
+        let choice = resp.choices.into_iter().next().ok_or_else(|| malformed("`choices` is empty".into()))?;
+        let usage = resp.usage.map(|u| TokenUsage { input_tokens: u.prompt_tokens, output_tokens: u.completion_tokens }).unwrap_or_default();
+        let msg = choice.message;
+        if let Some(r) = msg.refusal.filter(|r| !r.trim().is_empty()) {
+            return Err(LlmError::Refused { provider, detail: snippet(&self.endpoint.redact(&r)) });
+        }
+        let text = content_text(msg.content.as_ref());
+        let calls: Vec<ToolCall> = msg
+            .tool_calls
+            .unwrap_or_default()
+            .into_iter()
+            .enumerate()
+            .map(|(i, c)| ToolCall {
+                // Some local servers leave the id out; the reply must still pair with its call.
+                id: c.id.filter(|s| !s.is_empty()).unwrap_or_else(|| format!("call_{i}")),
+                name: c.function.name,
+                arguments: parse_arguments(c.function.arguments),
+            })
+            .collect();
+        let stop = match choice.finish_reason.as_deref() {
+            Some("stop") | None => StopReason::EndTurn,
+            Some("tool_calls") | Some("function_call") => StopReason::ToolUse,
+            Some("length") => StopReason::MaxTokens,
+            Some("content_filter") => return Err(LlmError::Refused { provider, detail: "the provider's content filter stopped the reply".into() }),
+            Some(other) => StopReason::Other(other.to_string()),
+        };
+        if stop == StopReason::MaxTokens && text.trim().is_empty() && calls.is_empty() {
+            return Err(LlmError::Truncated { provider, max_tokens });
+        }
+        Ok((text, calls, usage, stop))
+    }
+}
+
+impl ChatClient for OpenAiClient {
+    fn provider(&self) -> &str {
+        &self.endpoint.provider
+    }
+    fn model(&self) -> &str {
+        &self.model
+    }
+    fn chat<'a>(&'a self, req: &'a ChatRequest) -> BoxFuture<'a, Result<ChatResponse, LlmError>> {
+        Box::pin(async move {
+            let posted = self.endpoint.post(&self.body(req)).await?;
+            let (text, tool_calls, usage, stop_reason) = self.parse(posted.body, req.max_tokens.unwrap_or(self.max_tokens))?;
+            Ok(ChatResponse { text, tool_calls, usage, stop_reason, attempts: posted.attempts, retries: posted.retries })
+        })
+    }
+}
+
+/// Arguments go over the wire as a JSON string; a raw (unparseable) string is sent back as it came.
+fn arguments_text(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// OpenAI sends a JSON string; Ollama an object. An empty string means no arguments.
+fn parse_arguments(v: Value) -> Value {
+    match v {
+        Value::String(s) if s.trim().is_empty() => json!({}),
+        Value::String(s) => serde_json::from_str(&s).unwrap_or(Value::String(s)),
+        Value::Null => json!({}),
+        other => other,
+    }
+}
+
+/// Content is a string, null, or (some servers) a list of `{type: text, text}` parts.
+fn content_text(v: Option<&Value>) -> String {
+    match v {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Array(parts)) => parts.iter().filter_map(|p| p.get("text").and_then(Value::as_str)).collect::<Vec<_>>().join(""),
+        _ => String::new(),
+    }
+}
+
+#[derive(Deserialize)]
+struct Resp {
+    choices: Vec<Choice>,
+    #[serde(default)]
+    usage: Option<UsageWire>,
+}
+
+#[derive(Deserialize)]
+struct Choice {
+    message: MessageWire,
+    #[serde(default)]
+    finish_reason: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct MessageWire {
+    #[serde(default)]
+    content: Option<Value>,
+    #[serde(default)]
+    tool_calls: Option<Vec<CallWire>>,
+    #[serde(default)]
+    refusal: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct CallWire {
+    #[serde(default)]
+    id: Option<String>,
+    function: FunctionWire,
+}
+
+#[derive(Deserialize)]
+struct FunctionWire {
+    name: String,
+    #[serde(default)]
+    arguments: Value,
+}
+
+#[derive(Deserialize)]
+struct UsageWire {
+    #[serde(default)]
+    prompt_tokens: u64,
+    #[serde(default)]
+    completion_tokens: u64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arguments_accept_strings_objects_and_garbage() {
+        assert_eq!(parse_arguments(json!("{\"node\": 3}")), json!({"node": 3}));
+        assert_eq!(parse_arguments(json!({"node": 3})), json!({"node": 3}));
+        assert_eq!(parse_arguments(json!("{oops")), json!("{oops"));
+        assert_eq!(parse_arguments(json!("")), json!({}));
+        assert_eq!(arguments_text(&json!("{oops")), "{oops");
+    }
+
+    #[test]
+    fn content_may_be_parts() {
+        assert_eq!(content_text(Some(&json!([{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]))), "ab");
+        assert_eq!(content_text(Some(&Value::Null)), "");
+    }
+}
