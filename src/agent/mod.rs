@@ -9,6 +9,7 @@
 //! [`Tools`] they are given.
 
 pub mod budget;
+pub mod llm_agent;
 pub mod orchestrator;
 pub mod supervisor;
 
