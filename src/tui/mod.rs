@@ -1,4 +1,28 @@
 //! The terminal workbench (ratatui + crossterm).
+//!
+//! Layout: [`action`] (every state change is an Action; the registry feeds
+//! help, hints and the palette), [`app`] (state and the update code),
+//! [`view`] with [`components`] and [`popups`] (drawing, read-only),
+//! [`config`] (keymaps, themes), [`sessions`] (replay state), [`drive`] and
+//! [`manual`] (engine, runs, manual edits in the background),
+//! [`terminal`] (lifecycle), [`runtime`] (the event loop), [`testing`]
+//! (a headless app for tests) and [`bench`].
+
+pub mod action;
+pub mod app;
+pub mod bench;
+pub mod components;
+pub mod config;
+pub mod drive;
+pub mod drive_types;
+pub mod highlight;
+pub mod manual;
+pub mod popups;
+pub mod runtime;
+pub mod sessions;
+pub mod terminal;
+pub mod testing;
+pub mod view;
 
 use crate::cli::Ctx;
 use anyhow::Result;
@@ -10,8 +34,21 @@ pub struct UiArgs {
     /// Open this session file (replay it, or resume it live).
     #[arg(long)]
     pub session: Option<std::path::PathBuf>,
+    /// Theme for this run (default, dark, light, or one in <config>/themes/).
+    #[arg(long)]
+    pub theme: Option<String>,
+    /// Do not start the engine (browse and replay only).
+    #[arg(long)]
+    pub no_engine: bool,
+    /// Print time to first frame, frame render time with a 10,000-node tree
+    /// and a 20,000-line diff, and resident memory; then exit.
+    #[arg(long)]
+    pub bench: bool,
 }
 
-pub async fn run(_ctx: &Ctx, _args: UiArgs) -> Result<ExitCode> {
-    anyhow::bail!("the workbench is not built yet")
+pub async fn run(ctx: &Ctx, args: UiArgs) -> Result<ExitCode> {
+    if args.bench {
+        return bench::run(ctx).await;
+    }
+    runtime::run(ctx, args).await
 }

@@ -1,0 +1,127 @@
+//! What background work reports, folded into the state.
+
+use super::{App, EngineState, Level, Tab};
+use crate::session::{Header, Loaded};
+use crate::tui::action::Msg;
+use crate::tui::drive_types::EditorPurpose;
+use crate::tui::sessions::SessionView;
+
+impl App {
+    pub(super) fn message(&mut self, m: Msg) {
+        match m {
+            Msg::TasksLoaded(Ok(set)) => {
+                for p in &set.problems {
+                    self.log_line(format!("warn: skipped {}: {}", p.dir.display(), p.message));
+                }
+                self.tasks.set = Some(set);
+                self.refilter();
+            }
+            Msg::TasksLoaded(Err(e)) => {
+                self.tasks.error = Some(e.clone());
+                self.toast(Level::Error, format!("tasks: {e}"));
+            }
+            Msg::SessionIndex(list) => {
+                self.index.clear();
+                for s in list {
+                    self.index.entry(s.task.clone()).or_default().push(s);
+                }
+            }
+            Msg::SessionLoaded { path, result } => match result {
+                Ok(loaded) => self.open_session(Some(path), loaded),
+                Err(e) => self.toast(Level::Error, format!("{}: {e}", path.display())),
+            },
+            Msg::EngineStarting(what) => self.engine = EngineState::Starting(what),
+            Msg::EngineReady => {
+                self.engine = EngineState::Ready;
+                self.log_line("info: engine ready".into());
+                if self.run.active && self.run.status == "waiting for the engine" {
+                    self.run.status = "starting".into();
+                }
+            }
+            Msg::EngineFailed(e) => {
+                self.engine = EngineState::Failed(e.clone());
+                self.toast(Level::Error, format!("engine: {e}"));
+                if self.run.active {
+                    self.run.active = false;
+                    self.run.status = "the engine did not start (kwb engine doctor says why)".into();
+                }
+            }
+            Msg::RunStarted { session, mode } => {
+                self.run.mode = mode;
+                self.run.status = "running".into();
+                let same = self.session.as_ref().is_some_and(|s| s.path.as_deref() == Some(session.as_path()));
+                if !same {
+                    let task = self.task.clone().unwrap_or_default();
+                    let id = session.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+                    let header = Header { kwb_session: crate::session::SCHEMA_VERSION, id, task, created_unix_ms: 0, manifest: serde_json::Value::Null };
+                    self.open_session(Some(session), Loaded { header, events: vec![], warnings: vec![] });
+                } else if let Some(s) = &mut self.session {
+                    s.seek(usize::MAX);
+                    s.playing = false;
+                }
+            }
+            Msg::RunEvent(e) => {
+                if let Some(s) = &mut self.session {
+                    let first = s.tree.nodes.is_empty();
+                    s.push(e);
+                    if first && !s.tree.nodes.is_empty() {
+                        self.tree.selected = 0;
+                    }
+                    self.session_changed();
+                }
+            }
+            Msg::RunFinished(r) => {
+                self.run.active = false;
+                self.run.paused = false;
+                if let Some(rev) = self.review.take() {
+                    drop(rev);
+                }
+                match r {
+                    Ok(summary) => {
+                        self.run.status = format!("finished: {summary}");
+                        self.toast(Level::Info, format!("run finished: {summary}"));
+                    }
+                    Err(e) => {
+                        self.run.status = format!("failed: {e}");
+                        self.toast(Level::Error, format!("run: {e}"));
+                    }
+                }
+            }
+            Msg::Review(r) => {
+                self.run.status = format!("{} proposes {} from #{}: waiting for you", r.agent, r.proposal.layer, r.parent);
+                self.review = Some(r);
+            }
+            Msg::ManualStatus(s) => {
+                self.log_line(format!("manual: {s}"));
+                self.run.status = s;
+            }
+            Msg::Log(l) => self.log_line(l),
+            Msg::ConfigChanged => {
+                // One save fires several file events; reload once per burst.
+                if self.clock_ms >= self.config_reloaded_ms + 500 || self.config_reloaded_ms == 0 {
+                    self.config_reloaded_ms = self.clock_ms.max(1);
+                    self.effects.push(crate::tui::drive_types::Effect::ReloadConfig);
+                }
+            }
+            Msg::EditorClosed { purpose: EditorPurpose::Proposal, text } => self.proposal_edited(text),
+        }
+    }
+
+    /// Shows a session at its latest state, the best node selected.
+    pub fn open_session(&mut self, path: Option<std::path::PathBuf>, loaded: Loaded) {
+        for w in &loaded.warnings {
+            self.log_line(format!("warn: {w}"));
+        }
+        let view = SessionView::new(path, loaded);
+        self.task = Some(view.header.task.clone());
+        self.tree = Default::default();
+        self.tree.selected = view.tree.best().map(|n| n.id()).unwrap_or(view.tree.nodes.len().saturating_sub(1) as u32);
+        self.ir.view = None;
+        self.diff.view = None;
+        self.session = Some(view);
+        self.session_changed();
+        if self.tab == Tab::Tasks {
+            self.tab = Tab::Tree;
+        }
+    }
+}

@@ -1,0 +1,79 @@
+//! The vocabulary shared by the update code and the background drivers:
+//! run modes, review requests, editor purposes and the effects the update
+//! code asks the runtime to carry out.
+
+use crate::agent::orchestrator::{Steering, Strategy};
+use crate::agent::{Decision, EditProposal};
+use crate::ir::Layer;
+use std::path::PathBuf;
+use tokio::sync::oneshot;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Each proposal waits for the person.
+    Step,
+    /// Proposals are applied within the budget.
+    Auto,
+    /// The person edits a layer in $EDITOR; every save is a new node.
+    Manual,
+}
+
+impl Mode {
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::Step => "step",
+            Self::Auto => "auto",
+            Self::Manual => "manual",
+        }
+    }
+}
+
+/// A proposal waiting for the person's decision.
+#[derive(Debug)]
+pub struct ReviewRequest {
+    pub agent: String,
+    pub parent: u32,
+    pub proposal: EditProposal,
+    pub reply: oneshot::Sender<Decision>,
+}
+
+#[derive(Debug, Clone)]
+pub enum EditorPurpose {
+    /// The proposal under review, edited before it is applied.
+    Proposal,
+}
+
+#[derive(Debug, Clone)]
+pub struct RunRequest {
+    pub task: String,
+    pub strategy: Strategy,
+    pub mode: Mode,
+    pub session: Option<PathBuf>,
+    pub start_node: Option<u32>,
+}
+
+#[derive(Debug, Clone)]
+pub struct ManualRequest {
+    pub task: String,
+    /// None: a new session is created from the task's reference.
+    pub session: Option<PathBuf>,
+    pub parent: u32,
+    pub layer: Layer,
+    pub kernel: Option<String>,
+    pub text: String,
+}
+
+/// What the update code asks the runtime to do (I/O never happens in update).
+#[derive(Debug, Clone)]
+pub enum Effect {
+    Quit,
+    Suspend,
+    LoadSession(PathBuf),
+    StartRun(RunRequest),
+    Steer(Steering),
+    StartManual(ManualRequest),
+    StopManual,
+    OpenEditor { text: String, suffix: &'static str, purpose: EditorPurpose },
+    ReloadConfig,
+    SetMouse(bool),
+}
