@@ -176,7 +176,7 @@ impl LlmConfig {
 
     /// Parses and checks a config; `origin` names it in errors.
     pub fn parse(text: &str, origin: &str) -> Result<Self, LlmError> {
-        let cfg: Self = toml::from_str(text).map_err(|e| LlmError::Config(format!("{origin}: {}", e.to_string().trim())))?;
+        let cfg: Self = toml::from_str(text).map_err(|e| LlmError::Config(toml_error(text, origin, &e)))?;
         let mut problems: Vec<String> = cfg.providers.iter().flat_map(|(n, p)| p.problems(n)).collect();
         if cfg.providers.is_empty() {
             problems.push("no providers; add a [providers.NAME] section with kind, endpoint and model".into());
@@ -214,6 +214,18 @@ impl LlmConfig {
             .map(|(k, v)| (k.as_str(), v))
             .ok_or_else(|| LlmError::Config(format!("no LLM provider `{name}` in llm.toml; providers: {}", self.names().join(", "))))
     }
+}
+
+/// The parser's message with its line number but without the quoted source
+/// line, which would echo a key someone wrote into the file by mistake.
+fn toml_error(text: &str, origin: &str, e: &toml::de::Error) -> String {
+    let line = e.span().map(|s| text[..s.start.min(text.len())].matches('\n').count() + 1);
+    let at = line.map(|l| format!(" line {l}:")).unwrap_or_default();
+    let mut msg = format!("{origin}:{at} {}", e.message().trim());
+    if msg.contains("unknown field `api_key`") {
+        msg.push_str("; keys do not go in this file: export the key in an environment variable and name that variable with `api_key_env`");
+    }
+    msg
 }
 
 #[cfg(test)]
