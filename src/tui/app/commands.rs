@@ -147,7 +147,7 @@ impl App {
                 self.prompt(PromptPurpose::Search, q);
             }
             SearchNext | SearchPrev => self.search_step(c == SearchNext),
-            OpenSession => self.prompt(PromptPurpose::OpenSession, "sessions/".into()),
+            OpenSession => self.prompt(PromptPurpose::OpenSession, String::new()),
             TogglePause => self.toggle_pause(),
             StepForward | StepBack => {
                 if let Some(s) = &mut self.session {
@@ -415,6 +415,9 @@ impl App {
                 _ => self.popup = Some(Popup::Palette { query, selected }),
             },
             Popup::Prompt { purpose, mut text } => match k.code {
+                KeyCode::Char('u') if k.modifiers.contains(crossterm::event::KeyModifiers::CONTROL) => {
+                    self.popup = Some(Popup::Prompt { purpose, text: String::new() });
+                }
                 KeyCode::Esc => {
                     if purpose == PromptPurpose::Filter {
                         self.tasks.filter.clear();

@@ -115,7 +115,9 @@ impl App {
         let view = SessionView::new(path, loaded);
         self.task = Some(view.header.task.clone());
         self.tree = Default::default();
-        self.tree.selected = view.tree.best().map(|n| n.id()).unwrap_or(view.tree.nodes.len().saturating_sub(1) as u32);
+        // The newest node: what happened last is what a person looks at first.
+        self.tree.selected = view.tree.nodes.len().saturating_sub(1) as u32;
+        self.ir.follows = None;
         self.ir.view = None;
         self.diff.view = None;
         self.session = Some(view);

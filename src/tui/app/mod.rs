@@ -69,7 +69,7 @@ impl PromptPurpose {
         match self {
             Self::Filter => "filter tasks",
             Self::Search => "search",
-            Self::OpenSession => "open session file",
+            Self::OpenSession => "open session file (samples: sessions/*.jsonl)",
             Self::JumpToEvent => "jump to event #",
             Self::Hint => "hint for the agent",
         }
@@ -285,6 +285,7 @@ impl App {
     /// Brings the derived views up to date for a frame of the current size.
     pub fn prepare(&mut self) {
         let body = super::view::body_height(self) as usize;
+        self.follow_selected_edit();
         match self.tab {
             Tab::Tasks => self.prepare_task_source(body),
             Tab::Ir => self.prepare_ir(body),
@@ -297,6 +298,19 @@ impl App {
         } else if self.tasks.selected >= self.tasks.scroll + body.saturating_sub(3) {
             self.tasks.scroll = self.tasks.selected + 1 - body.saturating_sub(3).max(1);
         }
+    }
+
+    fn follow_selected_edit(&mut self) {
+        let sel = self.tree.selected;
+        if self.ir.follows == Some(sel) {
+            return;
+        }
+        let Some(n) = self.selected_node() else { return };
+        let layer = n.record.layer;
+        let kernel = n.record.kernel.as_ref().and_then(|k| n.record.texts.kernels().iter().position(|x| x == k)).unwrap_or(0);
+        self.ir.follows = Some(sel);
+        self.ir.layer = layer;
+        self.ir.kernel = kernel;
     }
 
     fn prepare_task_source(&mut self, height: usize) {

@@ -130,6 +130,9 @@ pub fn text_of<'a>(texts: &'a LayerTexts, layer: Layer, kernel: Option<&str>) ->
 }
 
 pub struct IrUi {
+    /// The node whose edit last chose the layer: selecting another node
+    /// shows the layer (and kernel) that node edited.
+    pub follows: Option<u32>,
     pub layer: Layer,
     pub kernel: usize,
     pub scroll: usize,
@@ -140,7 +143,7 @@ pub struct IrUi {
 
 impl Default for IrUi {
     fn default() -> Self {
-        Self { layer: Layer::L1, kernel: 0, scroll: 0, hscroll: 0, search: Search::default(), view: None }
+        Self { follows: None, layer: Layer::L1, kernel: 0, scroll: 0, hscroll: 0, search: Search::default(), view: None }
     }
 }
 

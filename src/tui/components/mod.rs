@@ -60,7 +60,7 @@ pub fn count(v: f64) -> String {
     } else {
         (1.0, "")
     };
-    if s.is_empty() { format!("{v:.0}") } else { format!("{:.2}{s}", v / d) }
+    if s.is_empty() { format!("{v:.0} ") } else { format!("{:.2} {s}", v / d) }
 }
 
 /// Cuts a string to `w` columns (by chars), marking the cut.

@@ -42,6 +42,6 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
     let chart = Chart::new(datasets)
         .block(block(app, title))
         .x_axis(Axis::default().title("s").bounds([0.0, t_max]).labels([label("0".into()), label(format!("{:.0}", t_max / 2.0)), label(format!("{t_max:.0}"))]))
-        .y_axis(Axis::default().title("x").bounds([0.0, y_max]).labels([label("0".into()), label("1".into()), label(format!("{y_max:.1}"))]));
+        .y_axis(Axis::default().title("x").bounds([0.0, y_max]).labels([label("0".into()), label(format!("{:.2}", y_max / 2.0)), label(format!("{y_max:.2}"))]));
     f.render_widget(chart, area);
 }
