@@ -193,6 +193,7 @@ impl LlmAgent {
                 Ok(resp)
             }
             Err(e) => {
+                log.transcript.extend(e.retries().iter().cloned());
                 log.transcript.push(format!("call to {}/{} failed ({}): {e}", self.client.provider(), self.client.model(), e.kind()));
                 Err(e.to_string())
             }

@@ -16,11 +16,11 @@ pub enum LlmError {
     #[error("{provider}: the model refused to answer ({detail}); rephrase the hint or use another model")]
     Refused { provider: String, detail: String },
     #[error("{provider}: still rate limited (HTTP 429) after {attempts} attempts; wait, lower the request rate, or raise `max_retries`/`backoff_ms` in llm.toml")]
-    RateLimited { provider: String, attempts: u32 },
+    RateLimited { provider: String, attempts: u32, retries: Vec<String> },
     #[error("{provider}: server error HTTP {status} after {attempts} attempts ({detail}); the service may be down, try again later")]
-    Server { provider: String, status: u16, attempts: u32, detail: String },
+    Server { provider: String, status: u16, attempts: u32, detail: String, retries: Vec<String> },
     #[error("{provider}: no answer within {timeout_s}s ({attempts} attempts); raise `timeout_s` in llm.toml or check that the server is not stuck")]
-    Timeout { provider: String, timeout_s: f64, attempts: u32 },
+    Timeout { provider: String, timeout_s: f64, attempts: u32, retries: Vec<String> },
     #[error("{provider}: cannot reach {url} ({detail}); check `endpoint` in llm.toml and that the server is running")]
     Transport { provider: String, url: String, detail: String },
     #[error("{provider}: the API key was refused (HTTP {status}: {detail}); check the key in the variable named by `api_key_env`")]
@@ -31,6 +31,14 @@ pub enum LlmError {
 }
 
 impl LlmError {
+    /// The retries made before giving up, one line each (empty for errors that are not retried).
+    pub fn retries(&self) -> &[String] {
+        match self {
+            Self::RateLimited { retries, .. } | Self::Server { retries, .. } | Self::Timeout { retries, .. } => retries,
+            _ => &[],
+        }
+    }
+
     /// Short name for transcripts and logs.
     pub fn kind(&self) -> &'static str {
         match self {

@@ -47,7 +47,12 @@ impl Endpoint {
             };
             match failure {
                 Attempt::Fatal(e) => return Err(e),
-                Attempt::Retry { error, .. } if attempt > self.policy.max_retries => return Err(error),
+                Attempt::Retry { mut error, .. } if attempt > self.policy.max_retries => {
+                    if let LlmError::RateLimited { retries: r, .. } | LlmError::Server { retries: r, .. } | LlmError::Timeout { retries: r, .. } = &mut error {
+                        *r = retries;
+                    }
+                    return Err(error);
+                }
                 Attempt::Retry { wait_hint, note, .. } => {
                     let wait = self.policy.delay(attempt - 1, wait_hint);
                     let line = format!("{}: attempt {attempt} {note}; retrying in {:.2}s", self.provider, wait.as_secs_f64());
@@ -60,7 +65,7 @@ impl Endpoint {
     }
 
     async fn once(&self, body: &Value, attempt: u32) -> Result<Value, Attempt> {
-        let timeout_err = || LlmError::Timeout { provider: self.provider.clone(), timeout_s: self.policy.timeout.as_secs_f64(), attempts: attempt };
+        let timeout_err = || LlmError::Timeout { provider: self.provider.clone(), timeout_s: self.policy.timeout.as_secs_f64(), attempts: attempt, retries: vec![] };
         let sent = self.http.post(&self.url).headers(self.headers.clone()).timeout(self.policy.timeout).json(body).send().await;
         let resp = match sent {
             Ok(r) => r,
@@ -83,14 +88,14 @@ impl Endpoint {
         let detail = error_detail(&text);
         match status {
             StatusCode::TOO_MANY_REQUESTS => Err(Attempt::Retry {
-                error: LlmError::RateLimited { provider, attempts: attempt },
+                error: LlmError::RateLimited { provider, attempts: attempt, retries: vec![] },
                 wait_hint: retry_after,
                 note: "was rate limited (HTTP 429)".into(),
             }),
             StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN => Err(Attempt::Fatal(LlmError::Auth { provider, status: status.as_u16(), detail })),
             s if s.is_server_error() => Err(Attempt::Retry {
                 note: format!("got HTTP {} ({})", s.as_u16(), detail),
-                error: LlmError::Server { provider, status: s.as_u16(), attempts: attempt, detail },
+                error: LlmError::Server { provider, status: s.as_u16(), attempts: attempt, detail, retries: vec![] },
                 wait_hint: retry_after,
             }),
             s => Err(Attempt::Fatal(LlmError::Rejected { provider, status: s.as_u16(), detail })),
