@@ -342,3 +342,21 @@ fn a_broken_prompt_override_fails_at_construction() {
     let e = LlmAgent::flat(client, Prompts::from_dir(dir.path().to_path_buf())).err().unwrap().to_string();
     assert!(e.contains("flat.md") && e.contains("empty"), "{e}");
 }
+
+#[tokio::test]
+async fn from_config_uses_the_default_provider_and_its_tool_rounds() {
+    let f = fixture();
+    let server = MockServer::start(vec![openai_tool_call("c", "evaluate", json!({"node": 0}), (10, 1))]).await;
+    // No api_key_env: a local server without auth, so nothing is read from the environment.
+    let text = format!("default = \"local\"\ntool_rounds = 2\n[providers.local]\nkind = \"openai\"\nendpoint = \"{}/v1\"\nmodel = \"qwen\"\nbackoff_ms = 1\n", server.url);
+    let cfg = kwb::llm::LlmConfig::parse(&text, "llm.toml").unwrap();
+    let mut a = LlmAgent::from_config(&cfg, None, LlmMode::Flat, Prompts::shipped()).unwrap();
+    assert_eq!(a.name(), "llm-flat:local");
+    let tools = FakeTools::default();
+    let turn = propose(&mut a, &context(&f, None, 100_000), &tools).await;
+    assert!(exhausted(&turn).contains("after 2 rounds"), "{}", exhausted(&turn));
+    assert_eq!(server.requests().len(), 3);
+    assert_eq!(*tools.calls.lock().unwrap(), ["evaluate 0", "evaluate 0"]);
+    assert!(!server.requests()[0].headers.contains_key("authorization"), "no key, no auth header");
+    assert_eq!(server.requests()[0].body["model"], "qwen");
+}

@@ -34,12 +34,13 @@ async fn openai_plain_reply_sends_model_key_and_system() {
     assert_eq!(q.body["messages"][0], json!({"role": "system", "content": "be brief"}));
     assert_eq!(q.body["messages"][1], json!({"role": "user", "content": "hello"}));
     assert!(q.body.get("tools").is_none(), "no tools were offered: {}", q.body);
+    assert!(q.body.get("temperature").is_none(), "no temperature is configured, so none is sent: {}", q.body);
 }
 
 #[tokio::test]
 async fn anthropic_plain_reply_sends_x_api_key_version_and_top_level_system() {
     let server = MockServer::start(vec![anthropic_text("Hi.", "end_turn", (20, 4))]).await;
-    let r = client("anthropic", &format!("{}/v1", server.url), "").chat(&request()).await.unwrap();
+    let r = client("anthropic", &format!("{}/v1", server.url), "temperature = 0.5").chat(&request()).await.unwrap();
     assert_eq!(r.text, "Hi.");
     assert_eq!((r.usage.input_tokens, r.usage.output_tokens), (20, 4));
     let q = &server.requests()[0];
@@ -49,6 +50,8 @@ async fn anthropic_plain_reply_sends_x_api_key_version_and_top_level_system() {
     assert!(!q.headers.contains_key("authorization"));
     assert_eq!(q.body["model"], "test-model");
     assert_eq!(q.body["system"], "be brief");
+    assert_eq!(q.body["temperature"], 0.5);
+    assert_eq!(q.body["max_tokens"], 512);
     assert_eq!(q.body["messages"], json!([{"role": "user", "content": [{"type": "text", "text": "hello"}]}]));
 }
 
@@ -75,9 +78,11 @@ async fn openai_tool_calls_parse_and_tool_results_go_back_as_tool_messages() {
     assert_eq!(r.tool_calls, vec![ToolCall { id: "call_9".into(), name: "diff".into(), arguments: json!({"a": 0, "b": 1, "layer": "L0"}) }]);
     let body = &server.requests()[0].body;
     assert_eq!(body["max_tokens"], 100);
+    assert_eq!(body["temperature"], 0.0);
     assert_eq!(body["tools"][0], json!({"type": "function", "function": {"name": "view_layer", "description": "shows", "parameters": {"type": "object"}}}));
     let msgs = body["messages"].as_array().unwrap();
     assert_eq!(msgs.len(), 3, "no system message when the system prompt is empty: {body}");
+    assert!(msgs[1]["content"].is_null(), "an assistant turn of only tool calls has null content: {}", msgs[1]);
     assert_eq!(msgs[1]["tool_calls"][0]["id"], "call_7");
     let args: serde_json::Value = serde_json::from_str(msgs[1]["tool_calls"][0]["function"]["arguments"].as_str().unwrap()).unwrap();
     assert_eq!(args, json!({"node": 0, "layer": "L1"}));

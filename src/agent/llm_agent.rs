@@ -14,7 +14,7 @@ mod llm_tools;
 
 use super::{AgentContext, BoxFuture, Proposal, Tools, Turn, Usage};
 use crate::ir::Layer;
-use crate::llm::{ChatClient, ChatRequest, ChatResponse, LlmError, Message, PromptKind, Prompts};
+use crate::llm::{ChatClient, ChatRequest, ChatResponse, DEFAULT_TOOL_ROUNDS, LlmConfig, LlmError, Message, PromptKind, Prompts};
 use std::sync::Arc;
 
 /// Which agent this is.
@@ -48,9 +48,6 @@ impl LlmMode {
     }
 }
 
-/// Default tool rounds when the config does not say.
-pub const DEFAULT_TOOL_ROUNDS: u32 = 8;
-
 pub struct LlmAgent {
     client: Arc<dyn ChatClient>,
     mode: LlmMode,
@@ -70,6 +67,12 @@ impl LlmAgent {
             prompts.get(k)?;
         }
         Ok(Self { client, mode, prompts, max_rounds: DEFAULT_TOOL_ROUNDS })
+    }
+
+    /// The agent kwb runs: the named provider (or the default) from `config`,
+    /// its key from the environment, `tool_rounds` from the config.
+    pub fn from_config(config: &LlmConfig, provider: Option<&str>, mode: LlmMode, prompts: Prompts) -> Result<Self, LlmError> {
+        Ok(Self::new(config.client(provider)?, mode, prompts)?.with_max_rounds(config.tool_rounds))
     }
 
     pub fn per_layer(client: Arc<dyn ChatClient>, layer: Layer, prompts: Prompts) -> Result<Self, LlmError> {

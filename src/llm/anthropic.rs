@@ -14,7 +14,7 @@ pub struct AnthropicClient {
     endpoint: Endpoint,
     model: String,
     max_tokens: u32,
-    temperature: f32,
+    temperature: Option<f32>,
 }
 
 impl AnthropicClient {
@@ -54,11 +54,13 @@ impl AnthropicClient {
         let mut body = json!({
             "model": self.model,
             "max_tokens": req.max_tokens.unwrap_or(self.max_tokens),
-            "temperature": req.temperature.unwrap_or(self.temperature),
             "messages": messages.into_iter().map(|(role, content)| json!({"role": role, "content": content})).collect::<Vec<_>>(),
         });
         if !req.system.is_empty() {
             body["system"] = json!(req.system);
+        }
+        if let Some(t) = req.temperature.or(self.temperature) {
+            body["temperature"] = json!(t);
         }
         if !req.tools.is_empty() {
             body["tools"] = req.tools.iter().map(|t| json!({"name": t.name, "description": t.description, "input_schema": t.parameters})).collect();

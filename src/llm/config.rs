@@ -13,6 +13,11 @@
 //! endpoint = "http://127.0.0.1:8000"
 //! model = "qwen2.5-coder"
 //! ```
+//!
+//! Per provider, optional: `max_tokens` (8192), `temperature` (not sent),
+//! `timeout_s` (180), `max_retries` (4), `backoff_ms` (1000, doubling, with
+//! jitter), `max_backoff_s` (60, also caps Retry-After). At the top level:
+//! `tool_rounds` (8).
 
 use super::error::LlmError;
 use super::key::ApiKey;
@@ -22,6 +27,9 @@ use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
+
+/// Tool-call rounds an agent may take before it must answer, unless llm.toml says otherwise.
+pub const DEFAULT_TOOL_ROUNDS: u32 = 8;
 
 /// Environment variable that names another config file.
 pub const CONFIG_ENV: &str = "KWB_LLM_CONFIG";
@@ -47,8 +55,10 @@ pub struct ProviderConfig {
     pub api_key_env: Option<String>,
     #[serde(default = "defaults::max_tokens")]
     pub max_tokens: u32,
-    #[serde(default = "defaults::temperature")]
-    pub temperature: f32,
+    /// Left out: the provider's own default is used and none is sent, which
+    /// reasoning models that accept only their fixed temperature need.
+    #[serde(default)]
+    pub temperature: Option<f32>,
     #[serde(default = "defaults::timeout_s")]
     pub timeout_s: f64,
     #[serde(default = "defaults::max_retries")]
@@ -65,9 +75,6 @@ mod defaults {
     pub fn max_tokens() -> u32 {
         8192
     }
-    pub fn temperature() -> f32 {
-        0.2
-    }
     pub fn timeout_s() -> f64 {
         180.0
     }
@@ -81,7 +88,7 @@ mod defaults {
         60.0
     }
     pub fn tool_rounds() -> u32 {
-        8
+        super::DEFAULT_TOOL_ROUNDS
     }
 }
 
@@ -130,8 +137,10 @@ impl ProviderConfig {
         if self.max_tokens == 0 {
             p.push(format!("providers.{name}.max_tokens must be at least 1"));
         }
-        if !(self.temperature.is_finite() && (0.0..=2.0).contains(&self.temperature)) {
-            p.push(format!("providers.{name}.temperature {} must be between 0 and 2", self.temperature));
+        if let Some(t) = self.temperature
+            && !(t.is_finite() && (0.0..=2.0).contains(&t))
+        {
+            p.push(format!("providers.{name}.temperature {t} must be between 0 and 2"));
         }
         if !(self.timeout_s.is_finite() && self.timeout_s > 0.0) {
             p.push(format!("providers.{name}.timeout_s {} must be a positive number of seconds", self.timeout_s));

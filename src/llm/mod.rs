@@ -18,7 +18,7 @@ mod types;
 
 pub use anthropic::AnthropicClient;
 pub use client::{ChatClient, connect};
-pub use config::{CONFIG_ENV, LlmConfig, ProviderConfig, ProviderKind};
+pub use config::{CONFIG_ENV, DEFAULT_TOOL_ROUNDS, LlmConfig, ProviderConfig, ProviderKind};
 pub use error::LlmError;
 pub use key::ApiKey;
 pub use openai::OpenAiClient;

@@ -14,7 +14,7 @@ pub struct OpenAiClient {
     endpoint: Endpoint,
     model: String,
     max_tokens: u32,
-    temperature: f32,
+    temperature: Option<f32>,
 }
 
 impl OpenAiClient {
@@ -33,6 +33,10 @@ impl OpenAiClient {
                 Message::Assistant { content, tool_calls } => {
                     let mut v = json!({"role": "assistant", "content": content});
                     if !tool_calls.is_empty() {
+                        // Some servers refuse an empty string beside tool calls; null is what OpenAI sends.
+                        if content.is_empty() {
+                            v["content"] = Value::Null;
+                        }
                         v["tool_calls"] = tool_calls
                             .iter()
                             .map(|c| json!({"id": c.id, "type": "function", "function": {"name": c.name, "arguments": arguments_text(&c.arguments)}}))
@@ -46,9 +50,11 @@ impl OpenAiClient {
         let mut body = json!({
             "model": self.model,
             "messages": messages,
-            "max_tokens": req.max_tokens.unwrap_or(self.max_tokens),
-            "temperature": req.temperature.unwrap_or(self.temperature),
         });
+        body[max_tokens_field(&self.endpoint.url)] = json!(req.max_tokens.unwrap_or(self.max_tokens));
+        if let Some(t) = req.temperature.or(self.temperature) {
+            body["temperature"] = json!(t);
+        }
         if !req.tools.is_empty() {
             body["tools"] = req
                 .tools
@@ -110,6 +116,12 @@ impl ChatClient for OpenAiClient {
             Ok(ChatResponse { text, tool_calls, usage, stop_reason, attempts: posted.attempts, retries: posted.retries })
         })
     }
+}
+
+/// OpenAI itself has replaced `max_tokens`, which its newer models refuse;
+/// compatible servers (vLLM, llama.cpp, Ollama) know the old name best.
+fn max_tokens_field(url: &str) -> &'static str {
+    if url.starts_with("https://api.openai.com/") { "max_completion_tokens" } else { "max_tokens" }
 }
 
 /// Arguments go over the wire as a JSON string; a raw (unparseable) string is sent back as it came.
@@ -196,6 +208,12 @@ mod tests {
         assert_eq!(parse_arguments(json!("{oops")), json!("{oops"));
         assert_eq!(parse_arguments(json!("")), json!({}));
         assert_eq!(arguments_text(&json!("{oops")), "{oops");
+    }
+
+    #[test]
+    fn openai_itself_gets_the_new_max_tokens_name() {
+        assert_eq!(max_tokens_field("https://api.openai.com/v1/chat/completions"), "max_completion_tokens");
+        assert_eq!(max_tokens_field("http://127.0.0.1:8000/v1/chat/completions"), "max_tokens");
     }
 
     #[test]
