@@ -9,6 +9,12 @@
 //! [`Tools`] they are given.
 
 pub mod budget;
+pub mod builtin;
+pub mod hardware;
+mod llm_roster;
+mod roster;
+mod search;
+pub mod tools;
 pub mod llm_agent;
 pub mod orchestrator;
 pub mod supervisor;

@@ -96,13 +96,54 @@ pub fn start(ev: Arc<Evaluator>, tasks: Arc<TaskSet>, paths: crate::paths::Paths
 }
 
 pub async fn run(
-    _ev: &Evaluator,
-    _tasks: &TaskSet,
-    _paths: &crate::paths::Paths,
-    _spec: RunSpec,
-    _supervisor: Arc<dyn Supervisor>,
-    _events: mpsc::UnboundedSender<Event>,
-    _steering: watch::Receiver<Steering>,
+    ev: &Evaluator,
+    tasks: &TaskSet,
+    paths: &crate::paths::Paths,
+    spec: RunSpec,
+    supervisor: Arc<dyn Supervisor>,
+    events: mpsc::UnboundedSender<Event>,
+    steering: watch::Receiver<Steering>,
 ) -> Result<RunSummary> {
-    anyhow::bail!("not implemented yet")
+    let task = tasks.get(&spec.task)?;
+    let mut runner = if spec.session.exists() {
+        SessionRunner::resume(&spec.session, task, ev)?
+    } else {
+        SessionRunner::create(&spec.session, task, ev).await?
+    };
+    // What the log held before this run, then everything as it is appended.
+    if let Ok(loaded) = crate::session::load(&spec.session) {
+        for e in loaded.events {
+            let _ = events.send(e);
+        }
+    }
+    runner.observer = Some(events);
+    let agents = super::roster::build(&spec, ev, paths)?;
+    let machine = crate::roofline::Machine::cached(paths);
+    let mut search = Search::new(runner, agents, machine, spec.clone(), supervisor, steering);
+    search.note(format!("run: {} strategy, {} agents, budget {}", strategy_name(spec.strategy), backend_name(&spec.backend), describe(&spec.budget)))?;
+    let stopped_by = search.drive().await?;
+    search.note(format!("run ended: {stopped_by}"))?;
+    Ok(search.summary(stopped_by))
 }
+
+pub fn strategy_name(s: Strategy) -> &'static str {
+    match s {
+        Strategy::OneShot => "one-shot",
+        Strategy::Flat => "flat",
+        Strategy::Layered => "layered",
+    }
+}
+
+pub fn backend_name(b: &Backend) -> String {
+    match b {
+        Backend::Builtin => "built-in".into(),
+        Backend::Llm { provider } => format!("LLM ({provider})"),
+    }
+}
+
+fn describe(b: &Budget) -> String {
+    format!("{:.0}s wall, {} candidates, {} tokens, {:.0}s device", b.wall.as_secs_f64(), b.candidates, b.tokens, b.device.as_secs_f64())
+}
+
+use super::search::Search;
+use crate::session::SessionRunner;

@@ -5,6 +5,7 @@ mod baseline_cmd;
 mod bench_cmd;
 mod engine_cmd;
 mod eval_cmd;
+mod run_cmd;
 mod session_bench;
 mod session_cmd;
 mod tasks_cmd;
@@ -53,6 +54,8 @@ pub enum Command {
     Session(session_cmd::SessionCmd),
     /// Diff two nodes of a session at one layer.
     Diff(session_cmd::DiffArgs),
+    /// Run an agent strategy on one task, headless.
+    Run(run_cmd::RunArgs),
     /// Open the workbench (the default when no command is given).
     Ui(crate::tui::UiArgs),
 }
@@ -86,6 +89,7 @@ async fn run(cli: Cli, paths: Paths) -> Result<ExitCode> {
     };
     match command {
         Command::Ui(a) => crate::tui::run(&ctx, a).await,
+        Command::Run(a) => run_cmd::run(&ctx, a).await,
         Command::Engine(c) => engine_cmd::run(&ctx, c).await,
         Command::Tasks(c) => tasks_cmd::run(&ctx, c).await,
         Command::Eval(a) => eval_cmd::run(&ctx, a).await,
@@ -166,6 +170,7 @@ mod tests {
             &["kwb", "bench", "--suite", "smoke", "--baseline", "tuned", "--out", "d"],
             &["kwb", "bench", "compare", "a.json", "b.json"],
             &["kwb", "diff", "s.jsonl", "0", "1", "--layer", "L2", "--side-by-side"],
+            &["kwb", "run", "--task", "relu", "--strategy", "flat", "--agents", "builtin", "--budget", "2m", "--json"],
         ] {
             let cli = <Cli as clap::Parser>::try_parse_from(args).unwrap_or_else(|e| panic!("{args:?}: {e}"));
             // Accessing every field is what panicked before on a clash of ids.

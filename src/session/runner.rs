@@ -39,6 +39,8 @@ pub struct SessionRunner<'a> {
     pub tree: CandidateTree,
     pub task: &'a Task,
     pub ev: &'a Evaluator,
+    /// Receives every event as it is appended (the workbench, a progress display).
+    pub observer: Option<tokio::sync::mpsc::UnboundedSender<super::Event>>,
 }
 
 impl<'a> SessionRunner<'a> {
@@ -54,7 +56,7 @@ impl<'a> SessionRunner<'a> {
         };
         let texts = derive(ev, task, json!({"l0": task.reference_text()?})).await.map_err(|f| anyhow::anyhow!("the task's reference cannot be lowered: {f}"))?;
         let log = SessionLog::create(path, &header)?;
-        let mut me = Self { log, tree: CandidateTree::default(), task, ev };
+        let mut me = Self { log, tree: CandidateTree::default(), task, ev, observer: None };
         let root = NodeRecord { id: 0, parent: None, layer: Layer::L0, kernel: None, author: "import".into(), rationale: "the task's reference".into(), trace: None, texts };
         me.append(EventKind::Edit { node: root })?;
         Ok(me)
@@ -70,18 +72,26 @@ impl<'a> SessionRunner<'a> {
             eprintln!("warning: {}: {w}", path.display());
         }
         let tree = CandidateTree::from_events(&loaded.events);
-        Ok(Self { log, tree, task, ev })
+        Ok(Self { log, tree, task, ev, observer: None })
     }
 
     pub fn append(&mut self, kind: EventKind) -> Result<()> {
         let e = self.log.append(kind)?;
         self.tree.apply(&e);
+        if let Some(tx) = &self.observer {
+            let _ = tx.send(e);
+        }
         Ok(())
     }
 
     /// Applies an edit: refused edits are logged and returned as Err; accepted
     /// ones become a node, which is then evaluated. Returns the node's id.
     pub async fn edit(&mut self, req: EditRequest) -> Result<std::result::Result<u32, Failure>> {
+        self.edit_with_tokens(req, 0, 0).await
+    }
+
+    /// An edit whose proposal cost model tokens, recorded in the node's cost.
+    pub async fn edit_with_tokens(&mut self, req: EditRequest, tokens_in: u64, tokens_out: u64) -> Result<std::result::Result<u32, Failure>> {
         let parent = self.tree.get(req.parent).ok_or_else(|| anyhow::anyhow!("no node {} in this session", req.parent))?.record.clone();
         // A request that names no kernel (or a trace at the wrong layer) is a
         // usage error, not a proposal: check it before anything is logged.
@@ -104,18 +114,22 @@ impl<'a> SessionRunner<'a> {
                 let id = self.tree.next_id();
                 let node = NodeRecord { id, parent: Some(req.parent), layer: req.layer, kernel: req.kernel.clone(), author: req.author, rationale: req.rationale, trace, texts };
                 self.append(EventKind::Edit { node })?;
-                self.evaluate(id, started).await?;
+                self.evaluate_costed(id, started, tokens_in, tokens_out).await?;
                 Ok(Ok(id))
             }
         }
     }
 
     pub async fn evaluate(&mut self, id: u32, started: Instant) -> Result<()> {
+        self.evaluate_costed(id, started, 0, 0).await
+    }
+
+    async fn evaluate_costed(&mut self, id: u32, started: Instant, tokens_in: u64, tokens_out: u64) -> Result<()> {
         let texts = self.tree.get(id).ok_or_else(|| anyhow::anyhow!("no node {id}"))?.record.texts.clone();
         self.append(EventKind::EvalStarted { node: id })?;
         let result = self.ev.evaluate_source(self.task, &BuildSource::from_layers(&texts)).await;
         let device_s: f64 = result.stages.iter().filter(|s| s.stage == "time" || s.stage == "check").map(|s| s.wall_s).sum();
-        let cost = Cost { wall_s: started.elapsed().as_secs_f64(), tokens_in: 0, tokens_out: 0, device_s };
+        let cost = Cost { wall_s: started.elapsed().as_secs_f64(), tokens_in, tokens_out, device_s };
         self.append(EventKind::EvalFinished { node: id, result: Box::new(result), cost })?;
         Ok(())
     }

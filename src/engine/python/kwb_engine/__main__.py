@@ -52,7 +52,7 @@ def main():
     t = time.perf_counter()
     import tvm  # noqa: F401  (warm the import once per worker)
 
-    from . import build, check, doctor, errors, layers, machine, timing, tune
+    from . import build, check, doctor, errors, layers, machine, moves, profile, timing, tune
     from .errors import JobError
 
     def import_task(args):
@@ -64,6 +64,10 @@ def main():
         "ping": lambda args: {"pong": True, "tvm_s": 0.0},
         "build": build.build,
         "derive": layers.derive,
+        "profile": profile.profile,
+        "l0_moves": moves.l0_moves,
+        "l1_moves": moves.l1_moves,
+        "l2_moves": moves.l2_moves,
         "size": layers.size,
         "tune": tune.tune,
         "machine": machine.measure,

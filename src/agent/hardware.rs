@@ -1,0 +1,197 @@
+//! The hardware agent: read-only. It profiles a candidate (per-kernel times
+//! measured in place, FLOPs and bytes per kernel, launches and allocations),
+//! places each kernel on this machine's roofline, names the bottleneck and
+//! routes it to the layer that owns it. The routing and its evidence are
+//! logged with the profile, so a person can see why a layer was chosen.
+
+use crate::engine::Job;
+use crate::failure::Failure;
+use crate::ir::{Layer, LayerTexts};
+use crate::roofline::Machine;
+use crate::session::tree::CandidateTree;
+use crate::tasks::Task;
+use serde_json::{Value, json};
+use std::time::Duration;
+
+/// What the routing rules look at, besides the profile itself.
+pub struct PathFacts {
+    /// Kernels already rescheduled at L1 on the way to this node.
+    pub l1_kernels: Vec<String>,
+    /// Kernels whose target code was already edited on the way here.
+    pub l2_kernels: Vec<String>,
+    /// Whether an L0 edit was already made on the way here.
+    pub l0_edited: bool,
+}
+
+impl PathFacts {
+    pub fn of(tree: &CandidateTree, node: u32) -> Self {
+        let mut f = PathFacts { l1_kernels: vec![], l2_kernels: vec![], l0_edited: false };
+        for id in tree.path_to(node) {
+            let Some(n) = tree.get(id) else { continue };
+            if n.record.parent.is_none() {
+                continue;
+            }
+            match (n.record.layer, &n.record.kernel) {
+                (Layer::L0, _) => f.l0_edited = true,
+                (Layer::L1, Some(k)) => f.l1_kernels.push(k.clone()),
+                (Layer::L2, Some(k)) => f.l2_kernels.push(k.clone()),
+                _ => {}
+            }
+        }
+        f
+    }
+}
+
+/// Runs the engine's profile job on a node's layers.
+pub async fn measure(engine: &crate::engine::Engine, target: &Value, task: &Task, texts: &LayerTexts) -> Result<Value, Failure> {
+    let spec = task.reference_meta().map_err(|e| Failure::new(crate::failure::FailureClass::Task, format!("{e:#}")))?;
+    let args = json!({"l1_module": texts.l1_module, "l2_overrides": texts.l2_overrides, "target": target, "args_spec": spec.args});
+    // Exclusive: the profile times kernels, so nothing else may run meanwhile.
+    let out = engine.run(Job::new("profile", args, Duration::from_secs(300)).exclusive()).await?;
+    Ok(out.result)
+}
+
+/// Adds roofline figures per kernel, then the bottleneck and its route.
+/// `exhausted` lists layers that have nothing left to try at this node.
+pub fn analyse(mut profile: Value, machine: Option<&Machine>, facts: &PathFacts, l0_text: &str, exhausted: &[Layer]) -> Value {
+    let total = profile["total_ms"].as_f64().unwrap_or(0.0);
+    let overhead = profile["overhead_ms"].as_f64().unwrap_or(0.0);
+    let launches = profile["launches"].as_f64().unwrap_or(0.0);
+    if let Some(rows) = profile["kernels"].as_array_mut() {
+        for r in rows.iter_mut() {
+            let (ms, flops, bytes) = (r["ms"].as_f64().unwrap_or(0.0), r["flops"].as_f64().unwrap_or(0.0), r["bytes"].as_f64().unwrap_or(0.0));
+            if let Some(m) = machine
+                && ms > 0.0
+                && bytes > 0.0
+            {
+                let bw = m.bandwidth_for(bytes as u64);
+                let ridge = m.peak_flops / bw;
+                let intensity = flops / bytes;
+                let attainable = m.peak_flops.min(intensity * bw);
+                let achieved = if flops > 0.0 { flops / (ms / 1e3) } else { bytes / (ms / 1e3) };
+                let share = if flops > 0.0 { achieved / attainable } else { achieved / bw };
+                r["roofline_share"] = json!(share);
+                r["bound"] = json!(if intensity >= ridge { "compute" } else { "memory" });
+                r["intensity"] = json!(intensity);
+            }
+        }
+    }
+    let top = profile["kernels"].as_array().and_then(|k| k.first()).cloned().unwrap_or(Value::Null);
+    let top_name = top["name"].as_str().unwrap_or("").to_string();
+    let top_share = top["share"].as_f64().unwrap_or(0.0);
+    let roof = top["roofline_share"].as_f64();
+    let has_nchw_conv = l0_text.contains("R.nn.conv2d") && !l0_text.contains("data_layout=\"NHWC\"");
+
+    // Candidates in order of what the evidence says; the first layer that is
+    // not exhausted wins.
+    let mut routes: Vec<(Layer, String, String)> = vec![];
+    let overhead_share = if total > 0.0 { overhead / total } else { 0.0 };
+    if launches >= 8.0 && overhead_share > 0.25 && !facts.l0_edited {
+        routes.push((Layer::L0, "launch and allocation overhead".into(), format!("{launches:.0} kernel launches per run; {:.0}% of {total:.3} ms is outside the kernels", overhead_share * 100.0)));
+    }
+    if has_nchw_conv && !facts.l0_edited {
+        routes.push((Layer::L0, "layout".into(), "conv2d runs in NCHW: channels are not the innermost, vectorizable axis".into()));
+    }
+    if !top_name.is_empty() && !facts.l1_kernels.contains(&top_name) {
+        let loops = format!(
+            "{} parallel, {} vectorized loops of {}",
+            top["parallel"].as_u64().unwrap_or(0),
+            top["vectorized"].as_u64().unwrap_or(0),
+            top["loops"].as_u64().unwrap_or(0)
+        );
+        routes.push((
+            Layer::L1,
+            format!("locality and parallelism in `{top_name}`"),
+            format!("`{top_name}` takes {:.0}% of kernel time ({:.3} ms){}; {loops}", top_share * 100.0, top["ms"].as_f64().unwrap_or(0.0), roof.map(|r| format!(", at {:.1}% of its {} roofline", r * 100.0, top["bound"].as_str().unwrap_or(""))).unwrap_or_default()),
+        ));
+    }
+    // Other unscheduled kernels, slowest first.
+    for k in profile["kernels"].as_array().into_iter().flatten().skip(1) {
+        let name = k["name"].as_str().unwrap_or("");
+        if !name.is_empty() && !facts.l1_kernels.iter().any(|x| x == name) && k["share"].as_f64().unwrap_or(0.0) > 0.05 {
+            routes.push((Layer::L1, format!("locality and parallelism in `{name}`"), format!("`{name}` takes {:.0}% of kernel time and has not been scheduled", k["share"].as_f64().unwrap_or(0.0) * 100.0)));
+        }
+    }
+    if !top_name.is_empty() && !facts.l2_kernels.contains(&top_name) {
+        routes.push((Layer::L2, format!("vectorisation in `{top_name}`"), format!("`{top_name}` is generated for generic x86-64 (128-bit vectors){}", roof.map(|r| format!(" and reaches {:.1}% of its roofline", r * 100.0)).unwrap_or_default())));
+    }
+    if !facts.l0_edited {
+        routes.push((Layer::L0, "graph".into(), "no graph rewrite tried on this branch yet".into()));
+    }
+    let chosen = routes.iter().find(|(l, _, _)| !exhausted.contains(l)).cloned();
+    match chosen {
+        Some((layer, bottleneck, evidence)) => {
+            profile["route"] = json!(layer.to_string());
+            profile["bottleneck"] = json!(bottleneck);
+            profile["evidence"] = json!(evidence);
+            profile["kernel"] = json!(top_name);
+        }
+        None => {
+            profile["route"] = Value::Null;
+            profile["bottleneck"] = json!("none left to route");
+            profile["evidence"] = json!("every layer has nothing left to try at this node");
+        }
+    }
+    profile["alternatives"] = json!(routes.iter().map(|(l, b, _)| format!("{l}: {b}")).collect::<Vec<_>>());
+    profile
+}
+
+/// The kernel the profile names as the bottleneck at `layer`, if any.
+pub fn kernel_for(profile: Option<&Value>, layer: Layer, skip: &[String]) -> Option<String> {
+    let rows = profile?["kernels"].as_array()?;
+    rows.iter().filter_map(|r| r["name"].as_str()).find(|n| !skip.iter().any(|s| s == n)).map(str::to_string).filter(|_| layer != Layer::L0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn profile() -> Value {
+        json!({"total_ms": 2.0, "overhead_ms": 0.1, "launches": 2.0, "kernels": [
+            {"name": "matmul", "ms": 1.5, "share": 0.8, "flops": 2.0e9, "bytes": 1.0e6, "parallel": 0, "vectorized": 0, "loops": 3},
+            {"name": "add", "ms": 0.3, "share": 0.2, "flops": 1.0e5, "bytes": 1.0e6}]})
+    }
+
+    fn machine() -> Machine {
+        Machine { peak_flops: 100e9, bandwidth_bytes_s: 10e9, bandwidth_by_size: vec![], method: String::new() }
+    }
+
+    #[test]
+    fn an_unscheduled_hot_kernel_goes_to_l1_with_its_roofline_evidence() {
+        let facts = PathFacts { l1_kernels: vec![], l2_kernels: vec![], l0_edited: false };
+        let p = analyse(profile(), Some(&machine()), &facts, "R.matmul", &[]);
+        assert_eq!(p["route"], "L1");
+        assert_eq!(p["kernels"][0]["bound"], "compute");
+        let share = p["kernels"][0]["roofline_share"].as_f64().unwrap();
+        assert!((share - 2.0e9 / 1.5e-3 / 100e9).abs() < 1e-9, "{share}");
+        assert!(p["evidence"].as_str().unwrap().contains("matmul"));
+    }
+
+    #[test]
+    fn a_scheduled_kernel_goes_to_l2_and_then_the_graph() {
+        let facts = PathFacts { l1_kernels: vec!["matmul".into(), "add".into()], l2_kernels: vec![], l0_edited: false };
+        assert_eq!(analyse(profile(), None, &facts, "", &[])["route"], "L2");
+        assert_eq!(analyse(profile(), None, &facts, "", &[Layer::L2])["route"], "L0");
+        let done = PathFacts { l1_kernels: vec!["matmul".into(), "add".into()], l2_kernels: vec!["matmul".into()], l0_edited: true };
+        assert!(analyse(profile(), None, &done, "", &[])["route"].is_null());
+    }
+
+    #[test]
+    fn many_launches_with_overhead_go_to_the_graph_layer() {
+        let mut p = profile();
+        p["launches"] = json!(30.0);
+        p["overhead_ms"] = json!(1.0);
+        let facts = PathFacts { l1_kernels: vec![], l2_kernels: vec![], l0_edited: false };
+        let a = analyse(p, None, &facts, "", &[]);
+        assert_eq!(a["route"], "L0");
+        assert!(a["evidence"].as_str().unwrap().contains("30 kernel launches"));
+    }
+
+    #[test]
+    fn nchw_convolutions_are_routed_to_a_layout_change() {
+        let facts = PathFacts { l1_kernels: vec![], l2_kernels: vec![], l0_edited: false };
+        let a = analyse(profile(), None, &facts, "R.nn.conv2d(x, w)", &[]);
+        assert_eq!(a["route"], "L0");
+        assert_eq!(a["bottleneck"], "layout");
+    }
+}

@@ -1,0 +1,336 @@
+//! The search loop behind every strategy. Layered: the hardware agent
+//! profiles the node being worked on and routes it to a layer; that layer's
+//! agent proposes a round of edits from the node (siblings, measured side by
+//! side); then work moves to the best node. A node whose layers have nothing
+//! left is a dead end, and the search goes back to the best older node that
+//! still has moves. Flat: one agent, no routing. One-shot: one proposal.
+
+use super::hardware::{self, PathFacts};
+use super::orchestrator::{RunSpec, RunSummary, Steering, Strategy};
+use super::roster::Roster;
+use super::tools::SessionTools;
+use super::{Agent, AgentContext, BudgetLeft, Decision, EditProposal, Proposal, Supervisor, Usage};
+use crate::ir::Layer;
+use crate::roofline::Machine;
+use crate::session::{EditRequest, EventKind, NodeStatus, SessionRunner};
+use anyhow::Result;
+use serde_json::{Value, json};
+use std::collections::{BTreeSet, HashMap};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokio::sync::watch;
+
+/// Proposals per round at one node, by layer: L1 has a family of schedules
+/// to compare, L0 and L2 a handful of alternatives.
+fn round_len(layer: Layer) -> u32 {
+    match layer {
+        Layer::L0 => 2,
+        Layer::L1 => 5,
+        Layer::L2 => 2,
+    }
+}
+
+pub struct Search<'a> {
+    runner: SessionRunner<'a>,
+    roster: Roster,
+    machine: Option<Machine>,
+    spec: RunSpec,
+    supervisor: Arc<dyn Supervisor>,
+    steering: watch::Receiver<Steering>,
+    started: Instant,
+    /// Nodes and refusals that existed before this run (a resumed session).
+    prior: (usize, usize),
+    usage: Usage,
+    /// Raw profiles by node (measured once each).
+    profiles: HashMap<u32, Value>,
+    exhausted: HashMap<u32, Vec<Layer>>,
+    dead: BTreeSet<u32>,
+    hint: Option<String>,
+}
+
+impl<'a> Search<'a> {
+    pub fn new(runner: SessionRunner<'a>, roster: Roster, machine: Option<Machine>, spec: RunSpec, supervisor: Arc<dyn Supervisor>, steering: watch::Receiver<Steering>) -> Self {
+        let prior = (runner.tree.nodes.len(), runner.tree.refusals.len());
+        Self { runner, roster, machine, spec, supervisor, steering, started: Instant::now(), prior, usage: Usage::default(), profiles: HashMap::new(), exhausted: HashMap::new(), dead: BTreeSet::new(), hint: None }
+    }
+
+    pub fn note(&mut self, text: String) -> Result<()> {
+        self.runner.append(EventKind::Note { text, node: None })
+    }
+
+    /// Candidates and device time spent by this run (nodes and refusals since it started).
+    fn spent(&self) -> (u32, f64) {
+        let t = &self.runner.tree;
+        let nodes = t.nodes.len().saturating_sub(self.prior.0.max(1));
+        let refused = t.refusals.len().saturating_sub(self.prior.1);
+        let device: f64 = t.nodes.iter().skip(self.prior.0).map(|n| n.cost.device_s).sum();
+        ((nodes + refused) as u32, device)
+    }
+
+    fn budget_left(&self) -> BudgetLeft {
+        let b = &self.spec.budget;
+        let (cands, device) = self.spent();
+        BudgetLeft {
+            wall: b.wall.saturating_sub(self.started.elapsed()),
+            candidates: b.candidates.saturating_sub(cands),
+            tokens: b.tokens.saturating_sub(self.usage.tokens_in + self.usage.tokens_out),
+            device: b.device.saturating_sub(Duration::from_secs_f64(device)),
+        }
+    }
+
+    fn out_of_budget(&self) -> Option<String> {
+        let left = self.budget_left();
+        if left.wall.is_zero() {
+            Some("wall-clock budget".into())
+        } else if left.candidates == 0 {
+            Some("candidate budget".into())
+        } else if left.tokens == 0 {
+            Some("token budget".into())
+        } else if left.device.is_zero() {
+            Some("device-time budget".into())
+        } else {
+            None
+        }
+    }
+
+    /// Waits while paused; returns a reason to stop if cancelled.
+    async fn steer(&mut self) -> Option<String> {
+        loop {
+            let s = *self.steering.borrow();
+            if s.cancelled {
+                return Some("cancelled".into());
+            }
+            if !s.paused {
+                return None;
+            }
+            if self.steering.changed().await.is_err() {
+                return None;
+            }
+        }
+    }
+
+    pub async fn drive(&mut self) -> Result<String> {
+        // The starting point's own evaluation, so every edit has a measured parent.
+        if self.runner.tree.get(0).is_some_and(|n| n.status == NodeStatus::New) {
+            self.runner.evaluate(0, Instant::now()).await?;
+        }
+        match self.spec.strategy {
+            Strategy::OneShot => self.one_shot().await,
+            Strategy::Flat | Strategy::Layered => self.search().await,
+        }
+    }
+
+    async fn one_shot(&mut self) -> Result<String> {
+        let node = self.spec.start_node.unwrap_or(0);
+        let mut agent = self.roster.general.take().expect("one-shot has a general agent");
+        self.ask_and_apply(agent.as_mut(), node, None, None).await?;
+        self.roster.general = Some(agent);
+        Ok("one proposal made".into())
+    }
+
+    /// The node to work from: the start node first, then the best node that
+    /// is not a dead end, else the fastest correct one that still has moves.
+    fn choose_node(&self, first: bool) -> Option<u32> {
+        if first && let Some(n) = self.spec.start_node.filter(|n| self.runner.tree.get(*n).is_some()) {
+            return Some(n);
+        }
+        let t = &self.runner.tree;
+        let mut live: Vec<(f64, u32)> = t
+            .nodes
+            .iter()
+            .filter(|n| !self.dead.contains(&n.id()))
+            .filter(|n| n.status == NodeStatus::Correct || n.id() == 0)
+            .map(|n| (n.valid_speedup().unwrap_or(if n.id() == 0 { 0.5 } else { 0.0 }), n.id()))
+            .collect();
+        live.sort_by(|a, b| b.0.total_cmp(&a.0));
+        live.first().map(|x| x.1)
+    }
+
+    async fn search(&mut self) -> Result<String> {
+        let mut first = true;
+        loop {
+            if let Some(r) = self.steer().await {
+                return Ok(r);
+            }
+            if let Some(r) = self.out_of_budget() {
+                return Ok(r);
+            }
+            let Some(node) = self.choose_node(first) else { return Ok("search exhausted: no node has moves left".into()) };
+            first = false;
+            if self.spec.strategy == Strategy::Flat {
+                let mut agent = self.roster.general.take().expect("flat has a general agent");
+                let r = self.flat_round(agent.as_mut(), node).await;
+                self.roster.general = Some(agent);
+                if let Some(stop) = r? {
+                    return Ok(stop);
+                }
+                continue;
+            }
+            let profile = self.route(node).await?;
+            let chosen = self.steering.borrow().next_layer.or_else(|| profile["route"].as_str().and_then(Layer::parse));
+            let Some(layer) = chosen else {
+                self.dead.insert(node);
+                continue;
+            };
+            let Some(mut agent) = self.roster.by_layer.remove(&layer) else {
+                self.exhausted.entry(node).or_default().push(layer);
+                continue;
+            };
+            let r = self.layer_round(agent.as_mut(), node, layer, &profile).await;
+            self.roster.by_layer.insert(layer, agent);
+            if let Some(stop) = r? {
+                return Ok(stop);
+            }
+        }
+    }
+
+    /// Profiles `node` (once) and logs the hardware agent's routing.
+    async fn route(&mut self, node: u32) -> Result<Value> {
+        if !self.profiles.contains_key(&node) {
+            let texts = self.runner.tree.get(node).map(|n| n.record.texts.clone()).unwrap_or_default();
+            let raw = match hardware::measure(&self.runner.ev.engine, &self.runner.ev.opts.target, self.runner.task, &texts).await {
+                Ok(p) => p,
+                Err(f) => json!({"error": f.to_string(), "kernels": []}),
+            };
+            self.profiles.insert(node, raw);
+        }
+        let raw = self.profiles[&node].clone();
+        let facts = PathFacts::of(&self.runner.tree, node);
+        let l0 = self.runner.tree.get(node).map(|n| n.record.texts.l0.clone()).unwrap_or_default();
+        let exhausted = self.exhausted.get(&node).cloned().unwrap_or_default();
+        let mut profile = hardware::analyse(raw, self.machine.as_ref(), &facts, &l0, &exhausted);
+        profile["agent"] = json!("hardware");
+        self.runner.append(EventKind::Profile { node, profile: profile.clone() })?;
+        Ok(profile)
+    }
+
+    async fn layer_round(&mut self, agent: &mut dyn Agent, node: u32, layer: Layer, profile: &Value) -> Result<Option<String>> {
+        for _ in 0..round_len(layer) {
+            if let Some(r) = self.steer().await {
+                return Ok(Some(r));
+            }
+            if let Some(r) = self.out_of_budget() {
+                return Ok(Some(r));
+            }
+            match self.ask_and_apply(agent, node, Some(layer), Some(profile)).await? {
+                Step::Applied | Step::Rejected => {}
+                Step::Exhausted => {
+                    self.exhausted.entry(node).or_default().push(layer);
+                    break;
+                }
+                Step::Stop => return Ok(Some("stopped by the person".into())),
+            }
+        }
+        Ok(None)
+    }
+
+    async fn flat_round(&mut self, agent: &mut dyn Agent, node: u32) -> Result<Option<String>> {
+        for _ in 0..round_len(Layer::L1) {
+            if let Some(r) = self.steer().await {
+                return Ok(Some(r));
+            }
+            if let Some(r) = self.out_of_budget() {
+                return Ok(Some(r));
+            }
+            match self.ask_and_apply(agent, node, None, None).await? {
+                Step::Applied | Step::Rejected => {}
+                Step::Exhausted => {
+                    self.dead.insert(node);
+                    break;
+                }
+                Step::Stop => return Ok(Some("stopped by the person".into())),
+            }
+        }
+        Ok(None)
+    }
+
+    /// One proposal from `agent` at `node`, reviewed and applied.
+    async fn ask_and_apply(&mut self, agent: &mut dyn Agent, node: u32, layer: Option<Layer>, profile: Option<&Value>) -> Result<Step> {
+        loop {
+            let budget = self.budget_left();
+            let turn = {
+                let tools = SessionTools { tree: &self.runner.tree, ev: self.runner.ev, task: self.runner.task, machine: self.machine.as_ref() };
+                let ctx = AgentContext { task: self.runner.task, tree: &self.runner.tree, node, layer, profile, hint: self.hint.as_deref(), budget };
+                agent.propose(&ctx, &tools).await
+            };
+            let name = agent.name();
+            let turn = match turn {
+                Ok(t) => t,
+                Err(e) => {
+                    self.runner.append(EventKind::Note { text: format!("{name} failed: {e:#}"), node: Some(node) })?;
+                    return Ok(Step::Exhausted);
+                }
+            };
+            self.usage.tokens_in += turn.usage.tokens_in;
+            self.usage.tokens_out += turn.usage.tokens_out;
+            self.usage.calls += turn.usage.calls;
+            if !turn.transcript.is_empty() {
+                self.runner.append(EventKind::Note { text: format!("{name}: {}", turn.transcript.join("; ")), node: Some(node) })?;
+            }
+            let proposal = match turn.proposal {
+                Proposal::Exhausted { reason } => {
+                    self.runner.append(EventKind::Note { text: format!("{name}: {reason}"), node: Some(node) })?;
+                    return Ok(Step::Exhausted);
+                }
+                Proposal::Edit(p) => p,
+            };
+            let decision = self.supervisor.review(&name, node, &proposal).await;
+            let (author, proposal) = match decision {
+                Decision::Accept => (name.clone(), proposal),
+                Decision::Replace(p) => {
+                    self.runner.append(EventKind::HumanAction { action: "edit_proposal".into(), node: Some(node), detail: json!({"agent": name}) })?;
+                    (format!("{name}+human"), p)
+                }
+                Decision::Reject => {
+                    self.runner.append(EventKind::HumanAction { action: "reject".into(), node: Some(node), detail: json!({"agent": name, "rationale": proposal.rationale}) })?;
+                    return Ok(Step::Rejected);
+                }
+                Decision::Retry { hint } => {
+                    self.runner.append(EventKind::HumanAction { action: "retry".into(), node: Some(node), detail: json!({"agent": name, "hint": hint}) })?;
+                    self.hint = Some(hint);
+                    continue;
+                }
+                Decision::Stop => {
+                    self.runner.append(EventKind::HumanAction { action: "stop".into(), node: Some(node), detail: Value::Null })?;
+                    return Ok(Step::Stop);
+                }
+            };
+            self.hint = None;
+            self.apply(node, author, proposal, turn.usage).await?;
+            return Ok(Step::Applied);
+        }
+    }
+
+    async fn apply(&mut self, parent: u32, author: String, p: EditProposal, usage: Usage) -> Result<()> {
+        let req = EditRequest { parent, layer: p.layer, kernel: p.kernel, body: p.body, author, rationale: p.rationale };
+        let outcome = self.runner.edit_with_tokens(req, usage.tokens_in, usage.tokens_out).await;
+        match outcome {
+            Ok(_) => Ok(()),
+            // A malformed request (no kernel named, a trace at L0) is the agent's bug: log it, go on.
+            Err(e) => self.runner.append(EventKind::Note { text: format!("edit not applied: {e:#}"), node: Some(parent) }),
+        }
+    }
+
+    pub fn summary(&self, stopped_by: String) -> RunSummary {
+        let best = self.runner.tree.best();
+        let (cands, _) = self.spent();
+        RunSummary {
+            task: self.runner.task.id().to_string(),
+            session: self.spec.session.clone(),
+            best_node: best.map(|n| n.id()),
+            best_speedup: best.and_then(|n| n.valid_speedup()),
+            candidates: cands,
+            stopped_by,
+            wall_s: self.started.elapsed().as_secs_f64(),
+            tokens_in: self.usage.tokens_in,
+            tokens_out: self.usage.tokens_out,
+        }
+    }
+}
+
+enum Step {
+    Applied,
+    Rejected,
+    Exhausted,
+    Stop,
+}

@@ -1,0 +1,242 @@
+"""Built-in agents' moves. Each move is a real edit at one layer, chosen by
+rules from the IR's structure: L1 moves are schedule traces (Python lines over
+`sch`) picked from a kernel's blocks and loop extents; L0 moves are Relax
+graph passes; L2 moves are codegen attributes on one kernel's LLVM IR. Every
+move is tried here before it is offered, so none fails to apply."""
+
+import re
+
+import tvm
+from tvm import relax, s_tir
+
+from . import build
+
+SPATIAL, REDUCE = 0, 2
+
+
+def _blocks(sch):
+    out = []
+
+    def walk(parent):
+        for b in sch.get_child_blocks(parent):
+            node = sch.get(b)
+            out.append({
+                "name": node.name_hint,
+                "iters": [(int(iv.iter_type), int(iv.dom.extent)) for iv in node.iter_vars],
+                "loops": [int(sch.get(l).extent) for l in sch.get_loops(b)],
+            })
+            walk(b)
+
+    walk(sch.get_sblock("root"))
+    return out
+
+
+def _divisor(n, prefs):
+    return next((v for v in prefs if n % v == 0 and n >= v), None)
+
+
+def _elementwise(b, vec, par):
+    n = 1
+    for e in b["loops"]:
+        n *= e
+    v = _divisor(n, [vec, 32, 16, 8, 4])
+    if v is None:
+        return None
+    lines = [f'b = sch.get_sblock("{b["name"]}")', "f = sch.fuse(*sch.get_loops(b))", f"o, i = sch.split(f, [None, {v}])"]
+    if par and n >= v * 64:
+        lines.append("sch.parallel(o)")
+    lines += ["sch.vectorize(i)"]
+    return lines
+
+
+def _vectorize_spatial_blocks(blocks, vec):
+    """Vectorizes the innermost loop of every all-spatial block."""
+    lines = []
+    for b in blocks:
+        if any(t != SPATIAL for t, _ in b["iters"]) or not b["loops"]:
+            continue
+        v = _divisor(b["loops"][-1], [vec, 16, 8, 4])
+        if v is None:
+            continue
+        n = len(lines)
+        lines += [f'b{n} = sch.get_sblock("{b["name"]}")', f"o{n}, i{n} = sch.split(sch.get_loops(b{n})[-1], [None, {v}])", f"sch.vectorize(i{n})"]
+    return lines
+
+
+def _contraction(b, vec, tile, par, decompose, cache):
+    """Register tiling for a block with spatial and reduction loops: the
+    output's last (contiguous) axis is vectorized, the one before it unrolled
+    into a small tile, and the reduction loops run between them and the outer
+    spatial loops, so a tile of outputs stays in registers across the sum."""
+    iters = b["iters"]
+    if len(b["loops"]) != len(iters):
+        return None
+    sp = [i for i, (t, _) in enumerate(iters) if t == SPATIAL]
+    rd = [i for i, (t, _) in enumerate(iters) if t == REDUCE]
+    if not sp or not rd or sp != list(range(len(sp))):
+        return None
+    last = sp[-1]
+    v = _divisor(iters[last][1], [vec, 16, 8, 4])
+    if v is None:
+        return None
+    lines = [f'b = sch.get_sblock("{b["name"]}")', "L = sch.get_loops(b)"]
+    outer = [f"L[{i}]" for i in sp[:-1]]
+    inner = []
+    pen = sp[-2] if len(sp) >= 2 else None
+    t = _divisor(iters[pen][1], [tile, 4, 2]) if pen is not None else None
+    if t:
+        lines.append(f"po, pi = sch.split(L[{pen}], [None, {t}])")
+        outer[-1] = "po"
+        inner.append("pi")
+    lines.append(f"lo, li = sch.split(L[{last}], [None, {v}])")
+    outer.append("lo")
+    inner.append("li")
+    reds = [f"L[{i}]" for i in rd]
+    lines.append(f"sch.reorder({', '.join(outer + reds + inner)})")
+    lines.append("sch.vectorize(li)")
+    if t:
+        lines.append("sch.unroll(pi)")
+    if cache:
+        lines += ['cw = sch.cache_write(b, 0, "global")', "sch.reverse_compute_at(cw, lo)"]
+    if decompose:
+        lines.append(f"sch.decompose_reduction(b, {reds[0]})")
+    if par:
+        lines.append(f"sch.parallel({outer[0]})")
+    return lines
+
+
+def _try(mod, kernel, lines):
+    try:
+        sch = s_tir.Schedule(mod)
+        sch.work_on(kernel)
+        exec(compile("\n".join(lines), "<move>", "exec"), {"sch": sch, "T": None, "tvm": tvm})
+        return True
+    except Exception:
+        return False
+
+
+def l1_moves(args):
+    """{l1_module, kernel, kernel_ms?} -> [{name, rationale, trace}] in the order rules rank them."""
+    mod = build.parse_module(args["l1_module"])
+    kernel = args["kernel"]
+    sch = s_tir.Schedule(mod)
+    sch.work_on(kernel)
+    blocks = _blocks(sch)
+    big = float(args.get("kernel_ms") or 0.0) >= float(args.get("parallel_min_ms", 1.0))
+    moves = []
+
+    def add(name, rationale, lines, prefix=()):
+        if lines is None:
+            return
+        lines = list(prefix) + lines
+        if _try(mod, kernel, lines) and all(m["trace"] != lines for m in moves):
+            moves.append({"name": name, "rationale": rationale, "trace": lines})
+
+    main = max((b for b in blocks if any(t == REDUCE for t, _ in b["iters"])), key=lambda b: _work(b), default=None)
+    spatial = [b for b in blocks if all(t == SPATIAL for t, _ in b["iters"])]
+    inline = []
+    for b in spatial:
+        if b["name"].startswith("pad") and _try(mod, kernel, inline + [f'sch.compute_inline(sch.get_sblock("{b["name"]}"))']):
+            inline.append(f'sch.compute_inline(sch.get_sblock("{b["name"]}"))')
+    if main is not None and len([i for i in main["iters"] if i[0] == SPATIAL]) >= 1 and len(main["iters"]) >= 3:
+        for vec, tile, dec, cache in [(16, 4, True, False), (16, 8, True, False), (8, 4, True, False), (32, 2, True, False), (16, 4, False, False), (16, 4, True, True)]:
+            for par in ([True, False] if big else [False, True]):
+                desc = f"register-tile `{main['name']}`: vectorize its output's last axis by {vec}, unroll a {tile}-row tile, reduction loops in between"
+                desc += "; init split from the update" if dec else ""
+                desc += "; accumulate in a cache tile" if cache else ""
+                desc += "; outer loop across cores" if par else ""
+                add(f"tile{vec}x{tile}{'-par' if par else ''}{'-dec' if dec else ''}{'-cache' if cache else ''}", desc, _contraction(main, vec, tile, par, dec, cache))
+                if inline:
+                    add(f"inline-pad-tile{vec}x{tile}{'-par' if par else ''}", desc + "; padding computed inline", _contraction(main, vec, tile, par, dec, cache), inline)
+    if len(blocks) == 1 and main is None:
+        for vec in [16, 64, 8]:
+            for par in ([True, False] if big else [False, True]):
+                add(f"vec{vec}{'-par' if par else ''}", f"fuse `{blocks[0]['name']}`'s loops into one, vectorize by {vec}" + (", split the rest across cores" if par else ""), _elementwise(blocks[0], vec, par))
+    if len(blocks) > 1:
+        for vec in [16, 8]:
+            add(f"vec-inner{vec}", f"vectorize the innermost loop of every elementwise block by {vec}", _vectorize_spatial_blocks(blocks, vec) or None)
+        rows = _row_fusion(blocks)
+        if rows:
+            add("row-fuse", "compute every block under the last block's outer loop, so each row stays in cache between passes", rows)
+            add("row-fuse-par", "row-fuse, and run the rows across cores", rows + ["sch.parallel(sch.get_loops(sch.get_sblock(\"%s\"))[0])" % blocks[-1]["name"]])
+    return {"kernel": kernel, "blocks": blocks, "moves": moves, "tvm_s": 0.0}
+
+
+def _work(b):
+    n = 1
+    for _, e in b["iters"]:
+        n *= e
+    return n
+
+
+def _row_fusion(blocks):
+    first = blocks[-1]["loops"][:1]
+    if not first or any(b["loops"][:1] != first for b in blocks):
+        return None
+    lines = [f'R = sch.get_loops(sch.get_sblock("{blocks[-1]["name"]}"))[0]']
+    for b in reversed(blocks[:-1]):
+        lines.append(f'sch.compute_at(sch.get_sblock("{b["name"]}"), R)')
+    return lines
+
+
+L0_PASSES = [
+    ("fold-constants", "fold constant subexpressions at compile time", lambda: relax.transform.FoldConstant()),
+    ("nhwc", "convert conv2d to NHWC activations and OHWI weights, so the channel axis is innermost and vectorizable", lambda: relax.transform.ConvertLayout({"relax.nn.conv2d": ["NHWC", "OHWI"]})),
+    ("combine-matmuls", "combine parallel matmuls that share their left operand into one larger matmul", lambda: relax.transform.CombineParallelMatmul()),
+    ("fuse-transpose-matmul", "fold a transpose into the matmul that consumes it", lambda: relax.transform.FuseTransposeMatmul()),
+    ("simplify", "canonicalize bindings and drop dead code (redundant reshapes and transposes)", lambda: tvm.transform.Sequential([relax.transform.CanonicalizeBindings(), relax.transform.DeadCodeElimination()])),
+]
+
+
+def l0_moves(args):
+    """{l0} -> graph rewrites that change the module, each as new L0 text."""
+    mod = build.parse_module(args["l0"])
+    moves = []
+    for name, rationale, make in L0_PASSES:
+        try:
+            new = make()(mod)
+        except Exception:
+            continue
+        if tvm.ir.structural_equal(new, mod) if hasattr(tvm.ir, "structural_equal") else new.script() == mod.script():
+            continue
+        moves.append({"name": name, "rationale": rationale, "text": new.script()})
+    return {"moves": moves, "tvm_s": 0.0}
+
+
+def _cpu_flags():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("flags"):
+                    return set(line.split(":", 1)[1].split())
+    except OSError:
+        pass
+    return set()
+
+
+_DEFINE_RE = re.compile(r"^(define [^\n]*\))([^\n{]*)\{", re.MULTILINE)
+
+
+def l2_moves(args):
+    """{text} (one kernel's LLVM IR) -> the same functions with codegen
+    attributes for wider vector units, where this CPU has them."""
+    text = args["text"]
+    flags = _cpu_flags()
+    variants = []
+    if {"avx2", "fma"} <= flags:
+        variants.append(("avx2", "generate this kernel for AVX2 with FMA (256-bit vectors) instead of generic x86-64", "x86-64-v3", "+avx2,+fma,+f16c,+bmi2", None))
+    if {"avx512f", "avx512bw", "avx512dq", "avx512vl"} <= flags:
+        variants.append(("avx512", "generate this kernel for AVX-512 with 512-bit vectors preferred", "x86-64-v4", "+avx512f,+avx512bw,+avx512dq,+avx512vl,+avx2,+fma", "512"))
+    moves = []
+    for name, rationale, cpu, feats, width in variants:
+        def header(m, cpu=cpu, feats=feats, width=width):
+            attrs = re.sub(r'"target-(cpu|features)"="[^"]*"', "", m.group(2)).rstrip()
+            extra = f' "target-cpu"="{cpu}" "target-features"="{feats}"' + (f' "prefer-vector-width"="{width}"' if width else "")
+            # Function attributes come before the metadata attachments (!dbg).
+            cut = attrs.find(" !")
+            head, meta = (attrs, "") if cut < 0 else (attrs[:cut], attrs[cut:])
+            return f"{m.group(1)}{head}{extra}{meta} {{"
+        new = _DEFINE_RE.sub(header, text)
+        if new != text:
+            moves.append({"name": name, "rationale": rationale, "text": new})
+    return {"moves": moves, "tvm_s": 0.0}
