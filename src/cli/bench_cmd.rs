@@ -16,9 +16,19 @@ pub struct BenchArgs {
     pub cmd: Option<BenchSub>,
     #[arg(long, default_value = "smoke")]
     pub suite: String,
-    /// `reference` (each task's own reference) or `file` (candidates from --candidates DIR/<task id>.py).
+    /// `reference` (each task's own reference), `file` (candidates from --candidates DIR/<task id>.py),
+    /// or an agent strategy: `layered-builtin`, `flat-builtin`, `one-shot-builtin`, `layered-llm`, `flat-llm`, `one-shot-llm`.
     #[arg(long, default_value = "reference")]
     pub agent: String,
+    /// Per-task wall-clock budget for an agent strategy: 90s, 2m, ...
+    #[arg(long, default_value = "2m", value_parser = crate::agent::budget::parse_duration)]
+    pub budget: std::time::Duration,
+    /// Per-task candidate budget for an agent strategy.
+    #[arg(long, default_value_t = 30)]
+    pub max_candidates: u32,
+    /// LLM provider for the `-llm` strategies (default: the config's default).
+    #[arg(long)]
+    pub provider: Option<String>,
     #[arg(long)]
     pub candidates: Option<PathBuf>,
     #[arg(long)]
@@ -50,16 +60,22 @@ pub async fn run(ctx: &Ctx, a: BenchArgs) -> Result<ExitCode> {
     if a.agent == "file" && a.candidates.is_none() {
         bail!("--agent file needs --candidates DIR holding <task id>.py files");
     }
-    if a.agent != "file" && a.agent != "reference" {
-        bail!("unknown agent `{}`: use `reference` or `file`", a.agent);
-    }
+    let strategy = super::bench_agents::parse_agent(&a.agent)?;
     let ev = ctx.evaluator(EvalOptions { pairs: a.pairs, baseline: a.baseline, ..Default::default() }).await?;
     if crate::roofline::Machine::cached(&ctx.paths).is_none() {
         eprintln!("measuring this machine's peak FLOP/s and memory bandwidth for roofline shares (once)");
         crate::roofline::Machine::measure(&ev.engine, &ctx.paths).await?;
     }
     let mut results = Vec::new();
+    let mut runs = Vec::new();
     for (i, t) in tasks.iter().enumerate() {
+        if let Some((strategy, backend)) = &strategy {
+            eprintln!("[{}/{}] {}", i + 1, tasks.len(), t.id());
+            let (r, run) = super::bench_agents::run_task(ctx, &ev, &set, t, *strategy, backend.clone(), &a).await?;
+            results.push(r);
+            runs.push(run);
+            continue;
+        }
         eprintln!("[{}/{}] {}", i + 1, tasks.len(), t.id());
         let source = match &a.candidates {
             Some(dir) if a.agent == "file" => {
@@ -87,7 +103,8 @@ pub async fn run(ctx: &Ctx, a: BenchArgs) -> Result<ExitCode> {
         }
     }
     let out = json!({"schema": 1, "suite": a.suite, "agent": a.agent, "baseline": baseline,
-                     "aggregate": aggregate(&results), "by_group": crate::bench::breakdown(&results, &groups), "results": results});
+                     "aggregate": aggregate(&results), "by_group": crate::bench::breakdown(&results, &groups), "results": results,
+                     "agent_runs": runs, "budget_per_task_s": a.budget.as_secs_f64(), "max_candidates": a.max_candidates});
     if let Some(dir) = &a.out {
         crate::bench::report::write(dir, &out, &results, &table(&results, &a.agent, &baseline, &groups))?;
         eprintln!("wrote results.json, results.csv and report.md to {}", dir.display());

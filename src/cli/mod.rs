@@ -2,6 +2,7 @@
 //! its own file; they share the set-up in `Ctx`.
 
 mod baseline_cmd;
+mod bench_agents;
 mod bench_cmd;
 mod engine_cmd;
 mod eval_cmd;

@@ -1,0 +1,77 @@
+//! `kwb bench --agent <strategy>-<backend>`: each task of the suite gets its
+//! own session and budget; the task's result is the best node's evaluation
+//! (correct and validly timed), else the starting point's.
+
+use super::Ctx;
+use super::bench_cmd::BenchArgs;
+use crate::agent::orchestrator::{self, Backend, RunSpec, Strategy};
+use crate::agent::{Budget, supervisor::AutoAccept};
+use crate::eval::{EvalResult, Evaluator};
+use crate::session::{CandidateTree, EventKind};
+use crate::tasks::{Task, TaskSet};
+use anyhow::{Result, bail};
+use serde_json::{Value, json};
+use std::sync::Arc;
+
+/// None for `reference` and `file`; the strategy and backend otherwise.
+pub fn parse_agent(agent: &str) -> Result<Option<(Strategy, Backend)>> {
+    if agent == "reference" || agent == "file" {
+        return Ok(None);
+    }
+    let Some((strategy, backend)) = agent.rsplit_once('-') else {
+        bail!("unknown agent `{agent}`: use reference, file, or <strategy>-<backend> such as layered-builtin, flat-builtin, one-shot-llm");
+    };
+    let s = Strategy::parse(strategy).ok_or_else(|| anyhow::anyhow!("`{strategy}` is not a strategy: use layered, flat or one-shot"))?;
+    let b = super::run_cmd::backend(backend, None)?;
+    Ok(Some((s, b)))
+}
+
+pub async fn run_task(ctx: &Ctx, ev: &Evaluator, set: &TaskSet, task: &Task, strategy: Strategy, backend: Backend, a: &BenchArgs) -> Result<(EvalResult, Value)> {
+    let backend = match backend {
+        Backend::Llm { .. } => Backend::Llm { provider: a.provider.clone().unwrap_or_default() },
+        b => b,
+    };
+    let dir = a.out.clone().unwrap_or_else(|| ctx.paths.state.join("bench")).join("sessions");
+    let session = dir.join(format!("{}.jsonl", task.id()));
+    let finished = crate::session::load(&session).map(|l| l.events.iter().any(|e| matches!(&e.kind, EventKind::Note { text, .. } if text.starts_with("run ended")))).unwrap_or(false);
+    let summary = if finished {
+        eprintln!("  {} already has a finished run; reusing it", session.display());
+        None
+    } else {
+        let budget = Budget { wall: a.budget, candidates: a.max_candidates, tokens: 2_000_000, device: a.budget };
+        let spec = RunSpec { task: task.id().to_string(), strategy, backend, budget, session: session.clone(), start_node: None };
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+        let (_steer_tx, steer_rx) = tokio::sync::watch::channel(orchestrator::Steering::default());
+        let printer = tokio::spawn(async move {
+            while let Some(e) = rx.recv().await {
+                if let Some(line) = super::run_cmd::progress_line(&e) {
+                    eprintln!("{line}");
+                }
+            }
+        });
+        let s = orchestrator::run(ev, set, &ctx.paths, spec, Arc::new(AutoAccept), tx, steer_rx).await;
+        let _ = printer.await;
+        match s {
+            Ok(s) => Some(s),
+            Err(e) => {
+                eprintln!("  the run failed: {e:#}");
+                None
+            }
+        }
+    };
+    let tree = crate::session::load(&session).map(|l| CandidateTree::from_events(&l.events)).unwrap_or_default();
+    let best = tree.best();
+    let result = best.and_then(|n| n.result.clone()).or_else(|| tree.get(0).and_then(|n| n.result.clone()));
+    let result = match result {
+        Some(r) => r,
+        None => ev.evaluate(task, &task.reference_text()?).await,
+    };
+    let path: Vec<String> = best.map(|b| tree.path_to(b.id()).into_iter().skip(1).filter_map(|id| tree.get(id)).map(|n| format!("{}{}", n.record.layer, n.record.kernel.as_deref().map(|k| format!(":{k}")).unwrap_or_default())).collect()).unwrap_or_default();
+    let run = json!({
+        "task": task.id(), "session": session, "best_node": best.map(|n| n.id()), "best_speedup": best.and_then(|n| n.valid_speedup()),
+        "best_path_layers": path, "nodes": tree.nodes.len(), "refused": tree.refusals.len(),
+        "stopped_by": summary.as_ref().map(|s| s.stopped_by.clone()), "wall_s": summary.as_ref().map(|s| s.wall_s),
+        "tokens_in": summary.as_ref().map(|s| s.tokens_in), "tokens_out": summary.as_ref().map(|s| s.tokens_out),
+    });
+    Ok((result, run))
+}
