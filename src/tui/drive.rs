@@ -48,6 +48,8 @@ pub struct Driver {
     tasks: Option<Arc<TaskSet>>,
     evaluator: Arc<Mutex<Option<Arc<Evaluator>>>>,
     engine_failed: bool,
+    /// Started with --no-engine: runs and edits are refused at once.
+    engine_off: bool,
     pending_run: Option<RunRequest>,
     pending_manual: Option<ManualRequest>,
     steering: Option<watch::Sender<Steering>>,
@@ -74,6 +76,7 @@ impl Driver {
             tasks: None,
             evaluator: Arc::new(Mutex::new(None)),
             engine_failed: false,
+            engine_off: false,
             pending_run: None,
             pending_manual: None,
             steering: None,
@@ -86,7 +89,8 @@ impl Driver {
     }
 
     /// Tasks, the session index and the engine, all off the first frame's path.
-    pub fn start_background(&self, with_engine: bool) {
+    pub fn start_background(&mut self, with_engine: bool) {
+        self.engine_off = !with_engine;
         let (tx, dir) = (self.tx.clone(), self.tasks_dir.clone());
         tokio::task::spawn_blocking(move || send(&tx, Msg::TasksLoaded(TaskSet::load(&dir).map(Arc::new).map_err(|e| format!("{e:#}")))));
         self.rescan();
@@ -158,7 +162,9 @@ impl Driver {
 
     pub fn start_run(&mut self, req: RunRequest) {
         let Some((ev, tasks)) = self.ready() else {
-            if self.engine_failed {
+            if self.engine_off {
+                send(&self.tx, Msg::RunFinished(Err("the engine is off (--no-engine); start kwb without it to run agents".into())));
+            } else if self.engine_failed {
                 send(&self.tx, Msg::RunFinished(Err("the engine did not start; `kwb engine doctor` says why".into())));
             } else {
                 self.pending_run = Some(req);
@@ -203,8 +209,8 @@ impl Driver {
             return None;
         }
         let Some((ev, tasks)) = self.ready() else {
-            if self.engine_failed {
-                send(&self.tx, Msg::ManualStatus("the engine did not start; edits cannot be evaluated (`kwb engine doctor`)".into()));
+            if self.engine_failed || self.engine_off {
+                send(&self.tx, Msg::ManualStatus("the engine is not running (--no-engine, or it failed: `kwb engine doctor`); edits cannot be evaluated".into()));
             } else {
                 send(&self.tx, Msg::ManualStatus("waiting for the engine; saves are evaluated once it is up".into()));
                 self.pending_manual = Some(req);

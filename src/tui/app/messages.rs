@@ -62,10 +62,12 @@ impl App {
             }
             Msg::RunEvent(e) => {
                 if let Some(s) = &mut self.session {
-                    let first = s.tree.nodes.is_empty();
+                    // Follow the newest node while the person has not looked elsewhere.
+                    let newest = s.tree.nodes.len().checked_sub(1).map(|n| n as u32);
+                    let following = s.at_end() && (newest.is_none() || newest == Some(self.tree.selected));
                     s.push(e);
-                    if first && !s.tree.nodes.is_empty() {
-                        self.tree.selected = 0;
+                    if following && let Some(last) = s.tree.nodes.len().checked_sub(1) {
+                        self.tree.selected = last as u32;
                     }
                     self.session_changed();
                 }

@@ -381,7 +381,9 @@ impl App {
                     && (q.is_empty() || t.meta.id.to_lowercase().contains(&q) || t.meta.title.to_lowercase().contains(&q) || t.meta.domains.iter().any(|d| d.contains(&q)))
             })
             .collect();
-        rows.sort_by_key(|i| (set.tasks[*i].meta.level, set.tasks[*i].meta.id.clone()));
+        // An exact or leading match on the id comes first: typing a task's name opens it.
+        let rank = |id: &str| if q.is_empty() { 2 } else if id == q { 0 } else if id.starts_with(&q) { 1 } else { 2 };
+        rows.sort_by_key(|i| (rank(&set.tasks[*i].meta.id), set.tasks[*i].meta.level, set.tasks[*i].meta.id.clone()));
         self.tasks.rows = rows;
         self.tasks.selected = self.tasks.selected.min(self.tasks.rows.len().saturating_sub(1));
     }

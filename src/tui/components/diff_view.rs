@@ -23,6 +23,10 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
     let b = block(app, title);
     let inner = b.inner(area);
     f.render_widget(b, area);
+    if v.key.0.node == v.key.1.node {
+        f.render_widget(Paragraph::new(styled(app, "ui.dim", format!("#{} is the root: it has no parent to compare with (m marks two nodes)", v.key.0.node))), inner);
+        return;
+    }
     if v.unified.is_empty() {
         f.render_widget(Paragraph::new(styled(app, "ui.dim", "no differences at this layer (L cycles layers, [ ] kernels)")), inner);
         return;

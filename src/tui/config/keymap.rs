@@ -47,7 +47,7 @@ impl Key {
             } else if let Some(r) = rest.strip_prefix("alt-") {
                 mods |= KeyModifiers::ALT;
                 rest = r;
-            } else if let Some(r) = rest.strip_prefix("shift-").filter(|r| r.len() > 1) {
+            } else if let Some(r) = rest.strip_prefix("shift-") {
                 mods |= KeyModifiers::SHIFT;
                 rest = r;
             } else {

@@ -11,10 +11,15 @@ use ratatui::widgets::{Clear, Paragraph, Wrap};
 
 pub fn draw(f: &mut Frame, app: &App, body: Rect) {
     let Some(r) = &app.review else { return };
-    let h = body.height.saturating_sub(2).clamp(6, 16);
+    let p = &r.proposal;
+    // As tall as the proposal needs, within the lower part of the screen.
+    let wanted = match &p.body {
+        EditBody::Trace(steps) => steps.len() as u16 + 3,
+        EditBody::Text(_) => 16,
+    };
+    let h = wanted.clamp(5, body.height.saturating_sub(2).clamp(5, 16));
     let rect = Rect { x: body.x + 1, y: body.y + body.height.saturating_sub(h), width: body.width.saturating_sub(2), height: h };
     f.render_widget(Clear, rect);
-    let p = &r.proposal;
     let title = format!("{} proposes {}{} from #{} · a accept · r reject · e edit · h hint · x stop", r.agent, p.layer, p.kernel.as_deref().map(|k| format!(" {k}")).unwrap_or_default(), r.parent);
     let b = block(app, fit(&title, rect.width.saturating_sub(4) as usize));
     let inner = b.inner(rect);
