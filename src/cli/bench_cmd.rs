@@ -34,8 +34,9 @@ pub struct BenchArgs {
     #[arg(long)]
     pub json: bool,
     /// Baseline to time against: `default` (TVM's default pipeline) or `tuned` (MetaSchedule).
-    #[arg(long, default_value = "default", value_parser = super::eval_cmd::parse_baseline)]
-    pub baseline: crate::baseline::BaselineKind,
+    /// `auto` takes the tuned baseline for each task that has a finished tuning and the default one elsewhere.
+    #[arg(long, default_value = "default", value_parser = ["default", "tuned", "auto"])]
+    pub baseline: String,
     /// Paired measurements per timing round.
     #[arg(long, default_value_t = 15)]
     pub pairs: u32,
@@ -61,7 +62,10 @@ pub async fn run(ctx: &Ctx, a: BenchArgs) -> Result<ExitCode> {
         bail!("--agent file needs --candidates DIR holding <task id>.py files");
     }
     let strategy = super::bench_agents::parse_agent(&a.agent)?;
-    let ev = ctx.evaluator(EvalOptions { pairs: a.pairs, baseline: a.baseline, ..Default::default() }).await?;
+    let fixed = if a.baseline == "auto" { crate::baseline::BaselineKind::Default } else { super::eval_cmd::parse_baseline(&a.baseline).map_err(anyhow::Error::msg)? };
+    let ev = ctx.evaluator(EvalOptions { pairs: a.pairs, baseline: fixed, ..Default::default() }).await?;
+    // With `auto`, tasks that have a tuning are timed against it by a second evaluator on the same engine.
+    let tuned_ev = crate::eval::Evaluator::new(ev.engine.clone(), ctx.paths.clone(), EvalOptions { pairs: a.pairs, baseline: crate::baseline::BaselineKind::Tuned, ..Default::default() });
     if crate::roofline::Machine::cached(&ctx.paths).is_none() {
         eprintln!("measuring this machine's peak FLOP/s and memory bandwidth for roofline shares (once)");
         crate::roofline::Machine::measure(&ev.engine, &ctx.paths).await?;
@@ -69,9 +73,10 @@ pub async fn run(ctx: &Ctx, a: BenchArgs) -> Result<ExitCode> {
     let mut results = Vec::new();
     let mut runs = Vec::new();
     for (i, t) in tasks.iter().enumerate() {
+        let ev = if a.baseline == "auto" && super::run_cmd::pick_baseline(ctx, t, "auto")? == crate::baseline::BaselineKind::Tuned { &tuned_ev } else { &ev };
         if let Some((strategy, backend)) = &strategy {
             eprintln!("[{}/{}] {}", i + 1, tasks.len(), t.id());
-            let (r, run) = super::bench_agents::run_task(ctx, &ev, &set, t, *strategy, backend.clone(), &a).await?;
+            let (r, run) = super::bench_agents::run_task(ctx, ev, &set, t, *strategy, backend.clone(), &a).await?;
             results.push(r);
             runs.push(run);
             continue;
