@@ -360,3 +360,34 @@ async fn from_config_uses_the_default_provider_and_its_tool_rounds() {
     assert!(!server.requests()[0].headers.contains_key("authorization"), "no key, no auth header");
     assert_eq!(server.requests()[0].body["model"], "qwen");
 }
+
+#[tokio::test]
+async fn an_answer_beside_tool_calls_in_the_last_round_is_taken() {
+    let f = fixture();
+    let both = reply(
+        200,
+        json!({"choices": [{"message": {"role": "assistant", "content": TRACE_REPLY,
+                 "tool_calls": [{"id": "c", "type": "function", "function": {"name": "profile", "arguments": "{\"node\": 1}"}}]}, "finish_reason": "tool_calls"}],
+               "usage": {"prompt_tokens": 10, "completion_tokens": 10}})
+        .to_string(),
+    );
+    let server = MockServer::start(vec![both]).await;
+    let tools = FakeTools::default();
+    let turn = propose(&mut agent("openai", &server.url, LlmMode::PerLayer(Layer::L1)), &context(&f, Some(Layer::L1), 100_000), &tools).await;
+    assert_eq!(edit(&turn).kernel.as_deref(), Some("matmul"));
+    assert_eq!(server.requests().len(), 4, "three rounds of tools were still served first");
+    assert_eq!(tools.calls.lock().unwrap().len(), 3);
+
+    // One-shot offers no tools: a server that invents a call still gets its answer read.
+    let server = MockServer::start(vec![reply(200, server_reply_with_module())]).await;
+    let turn = propose(&mut agent("openai", &server.url, LlmMode::OneShot), &context(&f, None, 100_000), &tools).await;
+    assert_eq!(edit(&turn).layer, Layer::L0);
+    assert_eq!(server.requests().len(), 1);
+}
+
+fn server_reply_with_module() -> String {
+    json!({"choices": [{"message": {"role": "assistant", "content": "Why.\n```tvmscript\n@I.ir_module\nclass Module:\n    pass\n```",
+             "tool_calls": [{"id": "c", "type": "function", "function": {"name": "evaluate", "arguments": "{}"}}]}, "finish_reason": "tool_calls"}],
+           "usage": {"prompt_tokens": 1, "completion_tokens": 1}})
+    .to_string()
+}

@@ -141,10 +141,16 @@ impl LlmAgent {
                 return Err(format!("the token budget is spent ({} tokens used by this agent)", log.usage.tokens_in + log.usage.tokens_out));
             }
             let resp = self.call(&req, log).await?;
-            if resp.tool_calls.is_empty() {
+            // One-shot offers no tools, so stray calls (some local servers invent
+            // them) are ignored; out of rounds, an answer beside the calls still counts.
+            if resp.tool_calls.is_empty() || mode == LlmMode::OneShot {
                 break resp;
             }
             if round >= rounds {
+                if crate::llm::reply::parse_reply(&resp.text).block.is_some() {
+                    log.transcript.push("ignored the tool calls of the last round: the reply already holds an answer".into());
+                    break resp;
+                }
                 return Err(format!("the model still asked for tools after {rounds} rounds; raise `tool_rounds` in llm.toml or give a hint"));
             }
             round += 1;
