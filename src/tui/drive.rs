@@ -202,7 +202,13 @@ impl Driver {
 
     /// Prepares the file the person edits and starts watching it; returns
     /// the file for the runtime to open in $EDITOR.
-    pub fn start_manual(&mut self, req: ManualRequest) -> Option<PathBuf> {
+    pub fn start_manual(&mut self, mut req: ManualRequest) -> Option<PathBuf> {
+        if req.session.is_none()
+            && req.text.is_empty()
+            && let Some(task) = self.tasks.as_ref().and_then(|t| t.get(&req.task).ok())
+        {
+            req.text = task.reference_text().unwrap_or_default();
+        }
         let file = manual_file(&self.paths, &req);
         if let Err(e) = std::fs::create_dir_all(file.parent().unwrap()).and_then(|_| std::fs::write(&file, &req.text)) {
             send(&self.tx, Msg::ManualStatus(format!("cannot write {}: {e}", file.display())));

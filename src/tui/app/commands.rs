@@ -355,7 +355,8 @@ impl App {
             Some(n) => (n.id(), n.record.texts.clone()),
             None => (0, Default::default()),
         };
-        let layer = self.ir.layer;
+        // Without a session the edit starts from the task's reference graph (L0).
+        let layer = if self.selected_node().is_some() { self.ir.layer } else { Layer::L0 };
         let kernel = super::panes::kernel_at(&texts, layer, self.ir.kernel);
         let text = super::panes::text_of(&texts, layer, kernel.as_deref()).to_string();
         self.run.manual = Some(format!("{layer}{} from #{parent}", kernel.as_deref().map(|k| format!(" {k}")).unwrap_or_default()));
