@@ -180,7 +180,7 @@ pub fn scan(dirs: &[PathBuf]) -> Vec<SessionSummary> {
             }
         }
     }
-    out.sort_by(|a, b| b.modified.cmp(&a.modified));
+    out.sort_by_key(|s| std::cmp::Reverse(s.modified));
     out
 }
 

@@ -147,7 +147,7 @@ fn draw_toasts(f: &mut Frame, app: &App, body: Rect) {
     let theme = &app.config.theme;
     for (i, t) in app.toasts.iter().rev().take(3).enumerate() {
         let w = (t.text.chars().count() as u16 + 4).min(body.width.saturating_sub(2)).min(70);
-        let y = body.y + body.height.saturating_sub(1 + i as u16 * 1);
+        let y = body.y + body.height.saturating_sub(1 + i as u16);
         if y <= body.y {
             break;
         }
