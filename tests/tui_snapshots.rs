@@ -44,7 +44,17 @@ fn ir_view_l1_kernel() {
     let fx = Fixture::new();
     each_size("ir_view_l1", |w, h| {
         let mut app = fx.opened(w, h);
-        app.keys("3");
+        app.keys("2 g j 3");
+        app.render()
+    });
+}
+
+#[test]
+fn ir_view_l0() {
+    let fx = Fixture::new();
+    each_size("ir_view_l0", |w, h| {
+        let mut app = fx.opened(w, h);
+        app.keys("2 g 3");
         app.render()
     });
 }
@@ -54,7 +64,7 @@ fn ir_view_l2() {
     let fx = Fixture::new();
     each_size("ir_view_l2", |w, h| {
         let mut app = fx.opened(w, h);
-        app.keys("3 L");
+        app.keys("3");
         app.render()
     });
 }
