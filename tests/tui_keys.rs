@@ -308,3 +308,16 @@ fn vim_keymap_waits_for_g_g() {
     app.keys("g");
     assert_eq!(app.app.tree.selected, 0);
 }
+
+#[test]
+fn every_screen_draws_at_small_sizes_without_panicking() {
+    let fx = Fixture::new();
+    for (w, h) in [(40, 10), (52, 12), (64, 16), (79, 23), (200, 60)] {
+        let mut app = fx.opened(w, h);
+        for keys in ["1", "2", "3", "4", "4 s", "5", "6", "7", "?", "esc :", "esc 2 e"] {
+            app.keys(keys);
+            let frame = app.render();
+            assert!(frame.contains("Tasks"), "{w}x{h} after {keys}:\n{frame}");
+        }
+    }
+}

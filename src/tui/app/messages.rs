@@ -61,6 +61,15 @@ impl App {
                 }
             }
             Msg::RunEvent(e) => {
+                match &e.kind {
+                    crate::session::EventKind::EvalStarted { node } => {
+                        self.job_started.insert(*node, self.clock_ms);
+                    }
+                    crate::session::EventKind::EvalFinished { node, .. } => {
+                        self.job_started.remove(node);
+                    }
+                    _ => {}
+                }
                 if let Some(s) = &mut self.session {
                     // Follow the newest node while the person has not looked elsewhere.
                     let newest = s.tree.nodes.len().checked_sub(1).map(|n| n as u32);

@@ -151,6 +151,8 @@ pub struct App {
     pub run: RunUi,
     pub pending: Vec<Key>,
     pub clock_ms: u64,
+    /// When each evaluation in flight was seen starting (clock_ms), for its elapsed time.
+    pub job_started: std::collections::HashMap<u32, u64>,
     config_reloaded_ms: u64,
     pub quit: bool,
     /// Side effects requested by the last updates, for the runtime to drain.
@@ -184,6 +186,7 @@ impl App {
             run: RunUi { mode: Mode::Step, strategy: Strategy::Layered, next_layer: None, active: false, paused: false, status: "idle".into(), manual: None },
             pending: vec![],
             clock_ms: 0,
+            job_started: Default::default(),
             config_reloaded_ms: 0,
             quit: false,
             effects: vec![],

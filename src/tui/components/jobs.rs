@@ -31,7 +31,11 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
     }
     if let Some(s) = &app.session {
         for n in s.tree.nodes.iter().filter(|n| n.status == NodeStatus::Evaluating) {
-            lines.push(Line::from(vec![styled(app, "status.building", format!("{} ", spinner(app))), styled(app, "ui.text", format!("#{} {} by {}: building, checking, timing", n.id(), n.record.layer, n.record.author))]));
+            let elapsed = app.job_started.get(&n.id()).map(|t| format!(" · {:.1} s", app.clock_ms.saturating_sub(*t) as f64 / 1000.0)).unwrap_or_default();
+            lines.push(Line::from(vec![
+                styled(app, "status.building", format!("{} ", spinner(app))),
+                styled(app, "ui.text", format!("#{} {} by {}: building, checking, timing{elapsed} · x stops the run", n.id(), n.record.layer, n.record.author)),
+            ]));
         }
     }
     if app.review.is_some() {
