@@ -137,7 +137,7 @@ pub fn strategy_name(s: Strategy) -> &'static str {
 pub fn backend_name(b: &Backend) -> String {
     match b {
         Backend::Builtin => "built-in".into(),
-        Backend::Llm { provider } => format!("LLM ({provider})"),
+        Backend::Llm { provider } => format!("LLM ({})", if provider.is_empty() { "default provider" } else { provider }),
     }
 }
 

@@ -45,13 +45,16 @@ pub struct Search<'a> {
     profiles: HashMap<u32, Value>,
     exhausted: HashMap<u32, Vec<Layer>>,
     dead: BTreeSet<u32>,
+    /// Turns in a row in which an agent had nothing at a node: one may be a
+    /// model's bad reply, two mean the agent is done there.
+    strikes: HashMap<(u32, Option<Layer>), u32>,
     hint: Option<String>,
 }
 
 impl<'a> Search<'a> {
     pub fn new(runner: SessionRunner<'a>, roster: Roster, machine: Option<Machine>, spec: RunSpec, supervisor: Arc<dyn Supervisor>, steering: watch::Receiver<Steering>) -> Self {
         let prior = (runner.tree.nodes.len(), runner.tree.refusals.len());
-        Self { runner, roster, machine, spec, supervisor, steering, started: Instant::now(), prior, usage: Usage::default(), profiles: HashMap::new(), exhausted: HashMap::new(), dead: BTreeSet::new(), hint: None }
+        Self { runner, roster, machine, spec, supervisor, steering, started: Instant::now(), prior, usage: Usage::default(), profiles: HashMap::new(), exhausted: HashMap::new(), dead: BTreeSet::new(), strikes: HashMap::new(), hint: None }
     }
 
     pub fn note(&mut self, text: String) -> Result<()> {
@@ -213,9 +216,13 @@ impl<'a> Search<'a> {
                 return Ok(Some(r));
             }
             match self.ask_and_apply(agent, node, Some(layer), Some(profile)).await? {
-                Step::Applied | Step::Rejected => {}
+                Step::Applied | Step::Rejected => {
+                    self.strikes.remove(&(node, Some(layer)));
+                }
                 Step::Exhausted => {
-                    self.exhausted.entry(node).or_default().push(layer);
+                    if self.strike(node, Some(layer)) {
+                        self.exhausted.entry(node).or_default().push(layer);
+                    }
                     break;
                 }
                 Step::Stop => return Ok(Some("stopped by the person".into())),
@@ -233,15 +240,26 @@ impl<'a> Search<'a> {
                 return Ok(Some(r));
             }
             match self.ask_and_apply(agent, node, None, None).await? {
-                Step::Applied | Step::Rejected => {}
+                Step::Applied | Step::Rejected => {
+                    self.strikes.remove(&(node, None));
+                }
                 Step::Exhausted => {
-                    self.dead.insert(node);
+                    if self.strike(node, None) {
+                        self.dead.insert(node);
+                    }
                     break;
                 }
                 Step::Stop => return Ok(Some("stopped by the person".into())),
             }
         }
         Ok(None)
+    }
+
+    /// Counts a turn with nothing to propose; true once the agent is done at the node.
+    fn strike(&mut self, node: u32, layer: Option<Layer>) -> bool {
+        let n = self.strikes.entry((node, layer)).or_default();
+        *n += 1;
+        *n >= 2
     }
 
     /// One proposal from `agent` at `node`, reviewed and applied.
