@@ -37,14 +37,26 @@ pub async fn run(ctx: &Ctx) -> Result<ExitCode> {
     let load_started = Instant::now();
     let mut h = h.with_session(&path);
     let load = load_started.elapsed();
-    // Tasks may have arrived meanwhile; fold them in like the real loop.
-    while let Ok(a) = rx.try_recv() {
-        if let Action::Msg(m @ (Msg::TasksLoaded(_) | Msg::SessionIndex(_))) = a {
-            h.send(Action::Msg(m));
+    // Frames are timed once the engine is up (or has had its chance), so its
+    // start-up does not compete for the CPU with the frames being measured.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let mut engine = "still starting";
+    while Instant::now() < deadline {
+        match tokio::time::timeout(Duration::from_millis(200), rx.recv()).await {
+            Ok(Some(Action::Msg(Msg::EngineReady))) => {
+                engine = "ready";
+                break;
+            }
+            Ok(Some(Action::Msg(Msg::EngineFailed(_)))) => {
+                engine = "failed to start";
+                break;
+            }
+            Ok(Some(Action::Msg(m @ (Msg::TasksLoaded(_) | Msg::SessionIndex(_))))) => h.send(Action::Msg(m)),
+            Ok(None) => break,
+            _ => {}
         }
     }
     h.app.tree.selected = 1;
-    h.app.ir.layer = crate::ir::Layer::L0;
     h.app.tab = Tab::Diff;
     h.render();
     let lines = h.app.diff.view.as_ref().map(|v| v.len(false)).unwrap_or(0);
@@ -75,12 +87,12 @@ pub async fn run(ctx: &Ctx) -> Result<ExitCode> {
     let ttff = first_frame_total.map(ms).unwrap_or(ms(first_frame));
     println!("kwb ui --bench");
     println!(
-        "  time to first frame   {:>8.1} ms since process start ({:.1} ms in the workbench; engine starting in the background)  limit {FIRST_FRAME_LIMIT_MS} ms",
+        "  time to first frame   {:>8.1} ms since process start (the clock ticks in 10 ms; {:.1} ms in the workbench; engine starting in the background)  limit {FIRST_FRAME_LIMIT_MS} ms",
         ttff,
         ms(first_frame)
     );
     println!(
-        "  frame render time     p50 {:.2} ms  p99 {:.2} ms  max {:.2} ms over {} frames ({} nodes, diff of {} rows, session load {:.0} ms)  limit p99 {P99_LIMIT_MS} ms",
+        "  frame render time     p50 {:.2} ms  p99 {:.2} ms  max {:.2} ms over {} frames ({} nodes, diff of two 20,000-line texts: {} rows, session load {:.0} ms)  limit p99 {P99_LIMIT_MS} ms",
         ms(pct(0.5)),
         ms(pct(0.99)),
         ms(*times.last().unwrap()),
@@ -89,6 +101,7 @@ pub async fn run(ctx: &Ctx) -> Result<ExitCode> {
         lines,
         ms(load)
     );
+    println!("  (the engine was {engine} when frames were timed)");
     println!("  resident memory       {:>8.1} MB with that session loaded  limit {RSS_LIMIT_MB} MB", rss.unwrap_or(f64::NAN));
     let ok = ttff <= FIRST_FRAME_LIMIT_MS && ms(pct(0.99)) <= P99_LIMIT_MS && rss.is_none_or(|r| r <= RSS_LIMIT_MB);
     println!("  {}", if ok { "all within limits" } else { "OVER A LIMIT" });

@@ -148,7 +148,7 @@ pub fn synth_session(task: &str, nodes: u32, diff_lines: usize) -> (Header, Vec<
             texts.l0 = changed.clone();
         }
         let parent = if i == 0 { None } else { Some((i - 1) / 4) };
-        let layer = [Layer::L0, Layer::L1, Layer::L2][i as usize % 3];
+        let layer = if i == 1 { Layer::L0 } else { [Layer::L0, Layer::L1, Layer::L2][i as usize % 3] };
         let node = NodeRecord { id: i, parent, layer, kernel: (layer != Layer::L0).then(|| "main".into()), author: "l1-builtin".into(), rationale: format!("candidate {i}"), trace: None, texts };
         push(EventKind::Edit { node }, &mut events);
         let speedup = (i % 7 != 3).then(|| 0.8 + (i % 97) as f64 / 60.0);

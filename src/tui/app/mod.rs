@@ -334,7 +334,8 @@ impl App {
         let Some(node) = self.selected_node() else { return };
         let texts = &node.record.texts;
         let key = panes::TextKey { node: node.id(), layer: self.ir.layer, kernel: panes::kernel_at(texts, self.ir.layer, self.ir.kernel) };
-        let text = panes::text_of(texts, key.layer, key.kernel.as_deref()).to_string();
+        let same = self.ir.view.as_ref().is_some_and(|(k, _)| *k == key);
+        let text = if same { String::new() } else { panes::text_of(texts, key.layer, key.kernel.as_deref()).to_string() };
         let (syn, mode) = (self.config.theme.syntect.clone(), self.config.theme.mode);
         self.ir.prepare(key, &text, &syn, mode, height);
     }
@@ -357,6 +358,10 @@ impl App {
 
     fn prepare_diff(&mut self) {
         let Some((ka, kb)) = self.diff_pair() else { return };
+        // The texts can be megabytes: copy them only when the pair changed.
+        if self.diff.view.as_ref().is_some_and(|v| v.key.0 == ka && v.key.1 == kb) {
+            return;
+        }
         let s = self.session.as_ref().expect("diff_pair needs a session");
         let old = panes::text_of(&s.tree.nodes[ka.node as usize].record.texts, ka.layer, ka.kernel.as_deref()).to_string();
         let new = panes::text_of(&s.tree.nodes[kb.node as usize].record.texts, kb.layer, kb.kernel.as_deref()).to_string();
