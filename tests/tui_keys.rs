@@ -321,3 +321,27 @@ fn every_screen_draws_at_small_sizes_without_panicking() {
         }
     }
 }
+
+#[test]
+fn resume_continues_the_open_session_from_the_selected_node() {
+    let fx = Fixture::new();
+    let mut app = fx.opened(80, 24);
+    app.keys("2 g j R");
+    let Some(Effect::StartRun(req)) = app.effects.pop() else { panic!("R resumes: {:?}", app.effects) };
+    assert_eq!((req.session.as_deref(), req.start_node, req.mode), (Some(fx.session().as_path()), Some(1), Mode::Step));
+    app.keys("R");
+    assert!(app.effects.is_empty(), "a second run is refused while one is going");
+}
+
+#[test]
+fn a_burst_of_config_changes_reloads_once() {
+    let fx = Fixture::new();
+    let mut app = fx.opened(80, 24);
+    for _ in 0..5 {
+        app.send(Action::Msg(Msg::ConfigChanged));
+    }
+    assert_eq!(app.effects.iter().filter(|e| matches!(e, Effect::ReloadConfig)).count(), 1);
+    app.send(Action::Tick { ms: 600 });
+    app.send(Action::Msg(Msg::ConfigChanged));
+    assert_eq!(app.effects.iter().filter(|e| matches!(e, Effect::ReloadConfig)).count(), 2);
+}
