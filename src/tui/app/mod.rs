@@ -321,7 +321,7 @@ impl App {
         let id = task.meta.id.clone();
         if self.tasks.source.as_ref().is_none_or(|(k, _)| *k != id) {
             let text = std::fs::read_to_string(task.dir.join("model.py")).unwrap_or_else(|e| format!("# cannot read model.py: {e}"));
-            let h = Highlighted::new(&text, super::highlight::Lang::Python, &self.config.theme.syntect, self.config.theme.mode);
+            let h = Highlighted::new(&text, super::highlight::Lang::Python, &self.config.theme);
             self.tasks.source = Some((id, h));
             self.tasks.source_scroll = 0;
         }
@@ -336,8 +336,7 @@ impl App {
         let key = panes::TextKey { node: node.id(), layer: self.ir.layer, kernel: panes::kernel_at(texts, self.ir.layer, self.ir.kernel) };
         let same = self.ir.view.as_ref().is_some_and(|(k, _)| *k == key);
         let text = if same { String::new() } else { panes::text_of(texts, key.layer, key.kernel.as_deref()).to_string() };
-        let (syn, mode) = (self.config.theme.syntect.clone(), self.config.theme.mode);
-        self.ir.prepare(key, &text, &syn, mode, height);
+        self.ir.prepare(key, &text, &self.config.theme, height);
     }
 
     /// The pair of texts the diff pane compares: parent → node, or the two marks.

@@ -4,7 +4,7 @@
 use crate::diff::{self, Diff, DiffLine, Row};
 use crate::ir::{Layer, LayerTexts};
 use crate::session::CandidateTree;
-use crate::tui::config::theme::ColorMode;
+use crate::tui::config::theme::Theme;
 use crate::tui::highlight::{Highlighted, Lang};
 use std::collections::HashSet;
 
@@ -148,10 +148,10 @@ impl Default for IrUi {
 }
 
 impl IrUi {
-    pub fn prepare(&mut self, key: TextKey, text: &str, syntect: &str, mode: ColorMode, height: usize) {
+    pub fn prepare(&mut self, key: TextKey, text: &str, theme: &Theme, height: usize) {
         if self.view.as_ref().is_none_or(|(k, _)| *k != key) {
-            let lang = if key.layer == Layer::L2 { Lang::Plain } else { Lang::Python };
-            self.view = Some((key, Highlighted::new(text, lang, syntect, mode)));
+            let lang = if key.layer == Layer::L2 { Lang::Llvm } else { Lang::Python };
+            self.view = Some((key, Highlighted::new(text, lang, theme)));
             self.scroll = 0;
             self.search.matches.clear();
         }
