@@ -3,6 +3,8 @@
 //! Needs tmux (CI: `apt-get install -y tmux`). The run needs the engine: it
 //! uses KWB_PYTHON when set; without it that part is skipped and said so.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -61,13 +63,15 @@ fn open_run_accept_diff_replay_quit() {
         return;
     }
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let home = tempfile::tempdir().unwrap();
+    // The tests' shared home holds the engine environment (CI sets it up).
+    let home = common::home();
     let python = std::env::var("KWB_PYTHON").ok();
-    let mut env = format!("KWB_HOME={} KWB_TASKS={} EDITOR=true", quote(home.path()), quote(&root.join("tasks")));
+    let mut env = format!("KWB_HOME={} KWB_TASKS={} EDITOR=true", quote(&home), quote(&root.join("tasks")));
     if let Some(p) = &python {
         env += &format!(" KWB_PYTHON={}", quote(Path::new(p)));
     }
-    let engine = if python.is_some() { "" } else { " --no-engine" };
+    let with_engine = python.is_some() || home.join("data/venv/bin/python").exists();
+    let engine = if with_engine { "" } else { " --no-engine" };
     let bin = env!("CARGO_BIN_EXE_kwb");
     let shell = format!("env {env} {} ui{engine}; echo KWB-EXITED-$?; sleep 60", quote(Path::new(bin)));
     let tmux = Tmux { socket: format!("kwb-e2e-{}", std::process::id()) };
@@ -82,7 +86,7 @@ fn open_run_accept_diff_replay_quit() {
     tmux.keys(&["Enter", "Enter"]);
     tmux.wait_for("Candidate tree", 10);
 
-    if python.is_some() {
+    if with_engine {
         // A step-mode run: the first proposal waits; accept it, see it evaluated.
         tmux.keys(&["r"]);
         tmux.wait_for("a accept · r reject", 180);
@@ -95,7 +99,7 @@ fn open_run_accept_diff_replay_quit() {
         tmux.keys(&["x"]);
         tmux.wait_for("run finished", 60);
     } else {
-        eprintln!("SKIPPED the step-mode run: set KWB_PYTHON to an engine interpreter to include it");
+        eprintln!("SKIPPED the step-mode run: no engine environment in the tests' home (run `bash .ci/run`) and no KWB_PYTHON");
         tmux.keys(&["r"]);
         tmux.wait_for("--no-engine", 10);
     }
