@@ -36,6 +36,9 @@ fn layered_builtin_agents_speed_up_a_matmul_and_log_their_routing() {
     assert_eq!(first["route"], "L1", "an unscheduled matmul goes to L1 first: {first}");
     assert!(first["evidence"].as_str().unwrap().contains("matmul"), "{first}");
     assert!(first["kernels"][0]["ms"].as_f64().unwrap() > 0.0, "per-kernel times were measured: {first}");
+    // 256x256 fp32 in two operands and one output: 768 KiB touched.
+    assert_eq!(first["kernels"][0]["bytes"].as_f64().unwrap(), 3.0 * 256.0 * 256.0 * 4.0, "{first}");
+    assert!(first["kernels"][0]["roofline_share"].as_f64().is_some_and(|s| s > 0.0 && s < 1.0), "{first}");
     let l1_nodes: Vec<&Value> = ev.iter().filter(|e| e["type"] == "edit" && e["node"]["author"] == "builtin-l1").collect();
     assert!(l1_nodes.len() >= 2, "the L1 agent proposed several schedules");
     assert!(l1_nodes.iter().all(|n| n["node"]["trace"].as_array().is_some_and(|t| !t.is_empty()) && !n["node"]["rationale"].as_str().unwrap().is_empty()));

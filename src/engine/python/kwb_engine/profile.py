@@ -31,8 +31,9 @@ def _loop_features(func):
 def _bytes_of(func):
     total = 0
     for p in func.params:
-        shape = build.var_shape(p)
-        dtype = build.var_dtype(p)
+        # A PrimFunc's parameters are buffers: shape and dtype on the Var itself.
+        shape = getattr(p, "shape", None)
+        dtype = getattr(p, "dtype", None)
         if shape is None or dtype is None:
             continue
         try:
