@@ -19,8 +19,13 @@ def parse_module(text):
 
     Parses with the well-formedness check off, then runs it on its own: the
     parser's own check reports only 'not well-formed' at 1:1, while
-    relax.analysis.well_formed names the real fault.
+    relax.analysis.well_formed names the real fault. The text is first
+    checked against the TVMScript surface (text_policy), because the
+    parser evaluates Python expressions.
     """
+    from . import text_policy
+
+    text_policy.check_tvmscript(text)
     try:
         mod = tvm.script.from_source(text, check_well_formed=False)
     except SyntaxError as e:
@@ -149,8 +154,14 @@ def build(args):
 
             ex = tune.compile_tuned(mod, target, args["tuned_db"])
         else:
+            # Lowered first (deterministic: what L1 shows), so the static IR
+            # policy sees every kernel before anything is compiled.
+            l1 = mod if args.get("stage", "l0") == "l1" else layers.lower(mod, target)
+            from . import ir_policy
+
+            ir_policy.check(l1)
             with target:
-                ex = tvm.compile(mod, target, relax_pipeline=layers.build_pipeline(target, args.get("stage", "l0")))
+                ex = tvm.compile(l1, target, relax_pipeline=layers.build_pipeline(target, "l1"))
         overrides = args.get("l2_overrides") or {}
         if overrides:
             ex = layers.apply_l2_overrides(ex, ex.mod.imports[0].inspect_source("ll"), overrides)

@@ -12,7 +12,7 @@ import time
 import tvm
 from tvm import relax
 
-from . import build, errors, llvm_ir
+from . import build, errors, ir_policy, l2_policy, llvm_ir, text_policy
 from .errors import JobError
 
 
@@ -104,6 +104,7 @@ def apply_l2_overrides(ex, ll, overrides):
             raise JobError(errors.SYNTAX_API, f"no kernel `{kernel}` in the generated code", "l2")
         if not before:
             raise JobError(errors.SYNTAX_API, f"no kernel `{kernel}` in the generated code", "l2")
+        l2_policy.check(kernel, new, llvm_ir.extract(ll, kernel), ll)
         after = llvm_ir.defined_in(new)
         if after != before:
             raise JobError(errors.SYNTAX_API, f"an L2 edit of `{kernel}` must define exactly {before}, it defines {after}", "l2")
@@ -172,6 +173,7 @@ def derive(args):
         elif args.get("trace") is not None:
             l1, trace_out = _apply_trace(l1, kernel, args["trace"])
     build.check_legality(l1)
+    ir_policy.check(l1)
     l1_text = l1.script()
     kernels = sorted(kernels_of(l1))
     ex, ll = codegen_ir(l1, target)
@@ -192,6 +194,7 @@ def derive(args):
 def _replace_kernel(mod, kernel, text):
     """Parses one PrimFunc's text (errors point into that text) and puts it
     in place of `kernel`, which must keep its parameters."""
+    text_policy.check_tvmscript(text, "the kernel")
     try:
         func = tvm.script.from_source(text, check_well_formed=False)
     except SyntaxError as e:
@@ -221,17 +224,17 @@ def _replace_kernel(mod, kernel, text):
 def _apply_trace(mod, kernel, steps):
     """Runs schedule primitives (Python lines using `sch`) on one kernel."""
     from tvm import s_tir
-    from tvm.script import tirx as T
 
     try:
         sch = s_tir.Schedule(mod)
         sch.work_on(kernel)
     except Exception as e:
         raise JobError(errors.SYNTAX_API, f"cannot schedule `{kernel}`: {build._first_line(e)}", "trace")
-    scope = {"sch": sch, "T": T, "tvm": tvm}
-    program = "\n".join(steps)
+    text_policy.check_trace(steps)
     try:
-        exec(compile(program, "<trace>", "exec"), scope)
+        text_policy.run_trace(sch, steps)
+    except JobError:
+        raise
     except SyntaxError as e:
         raise JobError(errors.SYNTAX_API, f"trace: syntax error: {e.msg}", "trace", e.lineno, e.offset)
     except Exception as e:

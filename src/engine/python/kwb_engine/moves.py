@@ -9,7 +9,7 @@ import re
 import tvm
 from tvm import relax, s_tir
 
-from . import build
+from . import build, text_policy
 
 SPATIAL, REDUCE = 0, 2
 
@@ -109,7 +109,7 @@ def _try(mod, kernel, lines):
     try:
         sch = s_tir.Schedule(mod)
         sch.work_on(kernel)
-        exec(compile("\n".join(lines), "<move>", "exec"), {"sch": sch, "T": None, "tvm": tvm})
+        text_policy.run_trace(sch, lines)
         return True
     except Exception:
         return False
