@@ -1,7 +1,8 @@
 //! The built-in agents: no model, offline, the default. Their moves are real
 //! edits chosen by rules from the IR (see the engine's `moves.py`): graph
-//! passes at L0, schedule traces at L1, codegen attributes at L2. The L1 agent
-//! refines by measurement: once siblings have been timed, the untried moves
+//! passes at L0, schedule traces at L1. L2 has no built-in moves: both sides
+//! are built for the host ISA, so attribute-only moves would earn nothing.
+//! The L1 agent refines by measurement: once siblings have been timed, the untried moves
 //! closest to the fastest one go first (a small local search).
 
 use super::hardware::{PathFacts, kernel_for};

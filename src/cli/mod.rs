@@ -62,6 +62,10 @@ pub enum Command {
 }
 
 pub fn main() -> ExitCode {
+    // Not dumpable: no process of the same user (a worker included) may read
+    // kwb's memory or /proc/<pid>/environ, where API keys live.
+    // SAFETY: a plain prctl on this process.
+    unsafe { libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0) };
     let cli = Cli::parse();
     let paths = match Paths::discover() {
         Ok(p) => p,
@@ -136,6 +140,7 @@ impl Ctx {
             env,
             device_lock_file: self.paths.data.join("device-local-cpu.lock"),
             scratch: self.paths.scratch(),
+            artifacts: self.paths.artifacts(),
             max_workers: self.workers.max(1),
             limits: Limits::default(),
             start_timeout: Duration::from_secs(120),

@@ -5,12 +5,15 @@
 //! exclusively, so nothing else of kwb's runs on the CPU during a measurement.
 //! A worker that dies, hangs or is cancelled is killed with its process group
 //! and replaced in the background; the job is reported failed with its class.
+//! Workers are kept per role (see `sandbox::Role`): a build worker is thrown
+//! away after each job, so the process that times never parsed a candidate.
 
 use super::pyenv::PythonEnv;
-use super::sandbox::Limits;
+use super::sandbox::{Limits, Role};
 use super::worker::{Broken, Worker};
 use crate::failure::{Failure, FailureClass};
 use serde_json::Value;
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -24,6 +27,8 @@ pub struct EngineConfig {
     /// File that other kwb processes timing on the same device also lock.
     pub device_lock_file: PathBuf,
     pub scratch: PathBuf,
+    /// Where build workers write artifacts (their only other writable folder).
+    pub artifacts: PathBuf,
     pub max_workers: usize,
     pub limits: Limits,
     pub start_timeout: Duration,
@@ -38,11 +43,17 @@ pub struct Job {
     /// Timing: holds the device exclusively.
     pub exclusive: bool,
     pub cancel: Option<CancellationToken>,
+    /// The kind of worker that runs it; by default the op's (`Role::for_op`).
+    pub role: Option<Role>,
 }
 
 impl Job {
     pub fn new(op: &'static str, args: Value, timeout: Duration) -> Self {
-        Self { op, args, timeout, exclusive: false, cancel: None }
+        Self { op, args, timeout, exclusive: false, cancel: None, role: None }
+    }
+    pub fn in_role(mut self, role: Role) -> Self {
+        self.role = Some(role);
+        self
     }
     pub fn exclusive(mut self) -> Self {
         self.exclusive = true;
@@ -71,12 +82,13 @@ pub struct EngineStats {
 
 struct Inner {
     cfg: EngineConfig,
-    idle: Mutex<Vec<Worker>>,
+    idle: Mutex<BTreeMap<Role, Vec<Worker>>>,
     slots: Semaphore,
     device: RwLock<()>,
     next_id: AtomicU64,
     stats: Mutex<EngineStats>,
     versions: Mutex<Value>,
+    sandbox: Mutex<BTreeMap<Role, Value>>,
 }
 
 #[derive(Clone)]
@@ -90,12 +102,13 @@ impl Engine {
         Self {
             inner: Arc::new(Inner {
                 cfg,
-                idle: Mutex::new(Vec::new()),
+                idle: Mutex::new(BTreeMap::new()),
                 slots,
                 device: RwLock::new(()),
                 next_id: AtomicU64::new(1),
                 stats: Mutex::new(EngineStats::default()),
                 versions: Mutex::new(Value::Null),
+                sandbox: Mutex::new(BTreeMap::new()),
             }),
         }
     }
@@ -113,33 +126,55 @@ impl Engine {
         self.inner.versions.lock().unwrap().clone()
     }
 
-    /// Starts `n` workers now, so the first job does not pay for `import tvm`.
+    /// What each role's confinement applied, as its latest worker reported:
+    /// `{"build": {...}, "measure": {...}}` (roles not started yet are absent).
+    pub fn sandbox(&self) -> Value {
+        let m = self.inner.sandbox.lock().unwrap();
+        Value::Object(m.iter().map(|(r, v)| (r.as_str().to_string(), v.clone())).collect())
+    }
+
+    /// Starts `n` build workers and one measuring worker now, so the first
+    /// jobs do not pay for `import tvm`.
     pub async fn prewarm(&self, n: usize) -> Result<(), Failure> {
         let n = n.min(self.inner.cfg.max_workers);
-        let have = self.inner.idle.lock().unwrap().len();
-        for _ in have..n {
-            let w = self.spawn().await?;
-            self.inner.idle.lock().unwrap().push(w);
+        for (role, want) in [(Role::Build, n), (Role::Measure, 1)] {
+            let have = self.idle_count(role);
+            for _ in have..want {
+                let w = self.spawn(role).await?;
+                self.park(w);
+            }
         }
         Ok(())
     }
 
-    async fn spawn(&self) -> Result<Worker, Failure> {
+    fn idle_count(&self, role: Role) -> usize {
+        self.inner.idle.lock().unwrap().get(&role).map_or(0, Vec::len)
+    }
+
+    fn park(&self, w: Worker) {
+        self.inner.idle.lock().unwrap().entry(w.role).or_default().push(w);
+    }
+
+    async fn spawn(&self, role: Role) -> Result<Worker, Failure> {
         let c = &self.inner.cfg;
-        let w = Worker::spawn(&c.env, &c.scratch, c.limits, c.start_timeout)
+        let writable: Vec<&std::path::Path> = if role == Role::Build { vec![c.artifacts.as_path()] } else { vec![] };
+        let w = Worker::spawn(&c.env, &c.scratch, c.limits, c.start_timeout, role, &writable)
             .await
             .map_err(|e| Failure::new(FailureClass::Internal, format!("{e:#}")).at("engine"))?;
         self.inner.stats.lock().unwrap().workers_started += 1;
         *self.inner.versions.lock().unwrap() = w.versions.clone();
+        if role != Role::Trusted {
+            self.inner.sandbox.lock().unwrap().insert(role, w.sandbox.clone());
+        }
         Ok(w)
     }
 
-    fn replace_in_background(&self) {
+    fn replace_in_background(&self, role: Role) {
         let me = self.clone();
         tokio::spawn(async move {
-            if me.inner.idle.lock().unwrap().is_empty() {
-                if let Ok(w) = me.spawn().await {
-                    me.inner.idle.lock().unwrap().push(w);
+            if me.idle_count(role) == 0 {
+                if let Ok(w) = me.spawn(role).await {
+                    me.park(w);
                 }
             }
         });
@@ -156,10 +191,11 @@ impl Engine {
         // The same rule across processes: a second kwb (or a test binary)
         // timing on this device waits for our builds, and ours for its timing.
         let _device_file = lock_device_file(self.inner.cfg.device_lock_file.clone(), job.exclusive).await?;
-        let idle = self.inner.idle.lock().unwrap().pop();
+        let role = job.role.unwrap_or_else(|| Role::for_op(job.op));
+        let idle = self.inner.idle.lock().unwrap().get_mut(&role).and_then(Vec::pop);
         let mut worker = match idle {
             Some(w) => w,
-            None => self.spawn().await?,
+            None => self.spawn(role).await?,
         };
         let id = self.inner.next_id.fetch_add(1, Ordering::Relaxed);
         let cancel = job.cancel.clone().unwrap_or_default();
@@ -180,7 +216,13 @@ impl Engine {
         let wall_s = started.elapsed().as_secs_f64();
         let outcome = match end {
             End::Reply(Ok(msg)) => {
-                self.inner.idle.lock().unwrap().push(worker);
+                if role.throwaway() {
+                    // It parsed candidate text: never reused, replaced at once.
+                    worker.kill().await;
+                    self.replace_in_background(role);
+                } else {
+                    self.park(worker);
+                }
                 if msg.ok == Some(true) {
                     Ok(JobOutput { result: msg.result.unwrap_or(Value::Null), wall_s })
                 } else {
@@ -208,7 +250,7 @@ impl Engine {
             End::Reply(Err(broken)) => {
                 let tail = worker.stderr_tail();
                 worker.kill().await;
-                self.killed();
+                self.killed(role);
                 Err(match broken {
                     Broken::Died(how) => {
                         let class = if how.contains("SIGXCPU") { FailureClass::Timeout } else { FailureClass::Crash };
@@ -220,7 +262,7 @@ impl Engine {
             }
             End::TimedOut => {
                 worker.kill().await;
-                self.killed();
+                self.killed(role);
                 Err(Failure::new(
                     FailureClass::Timeout,
                     format!("`{}` ran past its {:.0} s limit; the worker was killed and restarted", job.op, job.timeout.as_secs_f64()),
@@ -229,7 +271,7 @@ impl Engine {
             }
             End::Cancelled => {
                 worker.kill().await;
-                self.killed();
+                self.killed(role);
                 Err(Failure::new(FailureClass::Cancelled, format!("`{}` was cancelled", job.op)).at(job.op))
             }
         };
@@ -240,9 +282,9 @@ impl Engine {
         outcome
     }
 
-    fn killed(&self) {
+    fn killed(&self, role: Role) {
         self.inner.stats.lock().unwrap().workers_killed += 1;
-        self.replace_in_background();
+        self.replace_in_background(role);
     }
 
     /// Stops every idle worker (busy ones end with their jobs).

@@ -32,6 +32,9 @@ pub struct Message {
     pub versions: Option<Value>,
     #[serde(default)]
     pub import_s: Option<f64>,
+    /// What the worker's confinement applied (ready line only).
+    #[serde(default)]
+    pub sandbox: Option<Value>,
 }
 
 #[derive(Debug, Clone, Deserialize, Serialize)]

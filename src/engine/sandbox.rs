@@ -1,9 +1,18 @@
-//! The limits a worker process runs under. The worker parses untrusted
-//! TVMScript (the parser calls Python's eval), so it gets: its own process
-//! group (so a hung job and its children die together), an address-space
-//! limit, no core dumps, no network where the kernel allows a private network
-//! namespace, a private scratch directory as HOME/TMPDIR/cwd, and an
-//! environment built from an allow-list, so no API key can reach it.
+//! The limits a worker process runs under. Workers handle untrusted code
+//! (TVMScript is parsed by evaluating Python; a built kernel is native code),
+//! so every worker gets: its own process group (so a hung job and its
+//! children die together), an address-space limit, no core dumps, no network
+//! where the kernel allows a private network namespace, a private scratch
+//! directory as HOME/TMPDIR/cwd, and an environment built from an allow-list,
+//! so no API key can reach it.
+//!
+//! Work is split by role. A *build* worker turns candidate text into an
+//! artifact and is thrown away after every job, so nothing a candidate did
+//! to its interpreter outlives it. A *measure* worker only loads built
+//! artifacts, checks and times them, and never parses candidate text. Both
+//! confine themselves at start (`kwb_engine/confine.py`: Landlock, seccomp,
+//! no capabilities); *trusted* work (tuning the reference, importing a task,
+//! doctor) keeps the limits above only.
 
 use std::ffi::OsString;
 use std::os::unix::process::CommandExt;
@@ -12,6 +21,72 @@ use tokio::process::Command;
 
 /// Variables a worker may inherit; everything else is dropped.
 const ENV_ALLOW: &[&str] = &["PATH", "LANG", "LC_ALL", "OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "TZ"];
+
+/// What a worker is for, and so how it is confined and whether it is reused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    /// Parses candidate text, applies traces and L2 edits, builds, profiles.
+    Build,
+    /// Loads built artifacts, checks and times them.
+    Measure,
+    /// Tuning the reference, importing tasks, doctor: no candidate text.
+    Trusted,
+}
+
+impl Role {
+    pub fn for_op(op: &str) -> Role {
+        match op {
+            "check" | "time" => Role::Measure,
+            "build" | "derive" | "profile" | "l0_moves" | "l1_moves" | "l2_moves" | "size" => Role::Build,
+            _ => Role::Trusted,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::Build => "build",
+            Role::Measure => "measure",
+            Role::Trusted => "trusted",
+        }
+    }
+
+    /// A worker that parsed candidate text is never given another job.
+    pub fn throwaway(self) -> bool {
+        self == Role::Build
+    }
+}
+
+/// One line per confined role saying what its sandbox applied, and whether
+/// every layer is in force (Landlock, seccomp for measuring workers).
+pub fn summary(report: &serde_json::Value) -> (Vec<String>, bool) {
+    let mut lines = Vec::new();
+    let mut complete = true;
+    for role in ["build", "measure"] {
+        let r = &report[role];
+        if r.is_null() {
+            continue;
+        }
+        let landlock = &r["landlock"];
+        let ll = if landlock["applied"].as_bool() == Some(true) {
+            format!("Landlock ABI {} (writes only to scratch{}, {})", landlock["abi"], if role == "build" { " and artifacts" } else { "" }, landlock["network"].as_str().unwrap_or("?"))
+        } else {
+            complete = false;
+            format!("NO Landlock ({})", landlock["why"].as_str().unwrap_or("not applied"))
+        };
+        let sc = &r["seccomp"];
+        let sc = if sc["applied"].as_bool() == Some(true) {
+            "seccomp: no exec".to_string()
+        } else if role == "measure" {
+            complete = false;
+            format!("NO seccomp ({})", sc["why"].as_str().unwrap_or("not applied"))
+        } else {
+            "exec limited to the C toolchain".to_string()
+        };
+        lines.push(format!("{role} workers: {ll}; {sc}; capabilities {}", if r["capabilities_dropped"].as_bool() == Some(true) { "dropped" } else { "kept" }));
+    }
+    (lines, complete)
+}
 
 #[derive(Debug, Clone, Copy)]
 pub struct Limits {
@@ -25,7 +100,7 @@ impl Default for Limits {
     }
 }
 
-pub fn worker_env(scratch: &Path, pythonpath: &Path) -> Vec<(OsString, OsString)> {
+pub fn worker_env(scratch: &Path, pythonpath: &Path, role: Role, writable: &[&Path]) -> Vec<(OsString, OsString)> {
     let mut env: Vec<(OsString, OsString)> = ENV_ALLOW
         .iter()
         .filter_map(|k| std::env::var_os(k).map(|v| (OsString::from(k), v)))
@@ -38,6 +113,9 @@ pub fn worker_env(scratch: &Path, pythonpath: &Path) -> Vec<(OsString, OsString)
     env.push(("PYTHONPATH".into(), pythonpath.into()));
     env.push(("PYTHONDONTWRITEBYTECODE".into(), "1".into()));
     env.push(("PYTHONUNBUFFERED".into(), "1".into()));
+    env.push(("KWB_SANDBOX_ROLE".into(), role.as_str().into()));
+    let dirs: Vec<&Path> = std::iter::once(scratch).chain(writable.iter().copied()).collect();
+    env.push(("KWB_SANDBOX_WRITE".into(), std::env::join_paths(dirs).unwrap_or_default()));
     env
 }
 

@@ -4,7 +4,7 @@
 
 use super::protocol::{Message, PROTOCOL_VERSION, Request};
 use super::pyenv::PythonEnv;
-use super::sandbox::{self, Limits};
+use super::sandbox::{self, Limits, Role};
 use anyhow::{Context, Result, bail};
 use serde_json::Value;
 use std::collections::VecDeque;
@@ -26,6 +26,9 @@ pub struct Worker {
     pub scratch: PathBuf,
     pub versions: Value,
     pub import_s: f64,
+    pub role: Role,
+    /// What its confinement applied, as the worker reported it.
+    pub sandbox: Value,
 }
 
 /// How a request ended when no reply came.
@@ -38,14 +41,14 @@ pub enum Broken {
 }
 
 impl Worker {
-    pub async fn spawn(env: &PythonEnv, scratch_root: &std::path::Path, limits: Limits, start_timeout: Duration) -> Result<Self> {
+    pub async fn spawn(env: &PythonEnv, scratch_root: &std::path::Path, limits: Limits, start_timeout: Duration, role: Role, writable: &[&std::path::Path]) -> Result<Self> {
         std::fs::create_dir_all(scratch_root)?;
         let scratch = tempfile_dir(scratch_root)?;
         let mut cmd = Command::new(&env.python);
         cmd.args(["-m", "kwb_engine"])
             .current_dir(&scratch)
             .env_clear()
-            .envs(sandbox::worker_env(&scratch, &env.worker_dir))
+            .envs(sandbox::worker_env(&scratch, &env.worker_dir, role, writable))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -70,7 +73,7 @@ impl Worker {
                 t.push_back(line);
             }
         });
-        let mut w = Worker { child, stdin, stdout, stderr_tail, pid, scratch, versions: Value::Null, import_s: 0.0 };
+        let mut w = Worker { child, stdin, stdout, stderr_tail, pid, scratch, versions: Value::Null, import_s: 0.0, role, sandbox: Value::Null };
         let ready = tokio::time::timeout(start_timeout, w.stdout.next_line()).await;
         let line = match ready {
             Ok(Ok(Some(line))) => line,
@@ -89,7 +92,8 @@ impl Worker {
         }
         w.versions = msg.versions.unwrap_or(Value::Null);
         w.import_s = msg.import_s.unwrap_or(0.0);
-        tracing::info!(pid, import_s = w.import_s, "engine worker ready");
+        w.sandbox = msg.sandbox.unwrap_or(Value::Null);
+        tracing::info!(pid, import_s = w.import_s, role = role.as_str(), "engine worker ready");
         Ok(w)
     }
 

@@ -93,6 +93,18 @@ impl Default for EvalOptions {
     }
 }
 
+/// `target` with the host's `mcpu` added when it is an LLVM target without
+/// one. Without a host report (no worker started), the target is unchanged.
+pub fn host_target(target: &Value, host: &Value) -> Value {
+    let mut t = target.clone();
+    if let (Some(obj), Some(cpu)) = (t.as_object_mut(), host["mcpu"].as_str()) {
+        if obj.get("kind").and_then(Value::as_str) == Some("llvm") && !obj.contains_key("mcpu") && cpu != "generic" {
+            obj.insert("mcpu".into(), Value::from(cpu));
+        }
+    }
+    t
+}
+
 impl EvalOptions {
     pub fn config_hash(&self) -> String {
         let v = serde_json::to_vec(self).expect("options serialise");
@@ -123,7 +135,11 @@ impl Clock {
 }
 
 impl Evaluator {
-    pub fn new(engine: Engine, paths: Paths, opts: EvalOptions) -> Self {
+    /// The target is made the host CPU's own (`mcpu`) when the options name
+    /// a plain LLVM target, so the baseline and every candidate are built for
+    /// the same ISA; the CPU comes from a started worker (LLVM's host name).
+    pub fn new(engine: Engine, paths: Paths, mut opts: EvalOptions) -> Self {
+        opts.target = host_target(&opts.target, &engine.versions()["host"]);
         Self { engine, paths, opts, counter: AtomicU64::new(0) }
     }
 
@@ -158,6 +174,7 @@ impl Evaluator {
             r.failure_class = Some(f.class);
             r.failure = Some(f);
         }
+        r.manifest.sandbox = self.engine.sandbox();
         r.wall_s = started.elapsed().as_secs_f64();
         r.engine_overhead_s = (r.wall_s - clock.tvm_s).max(0.0);
         r.stages = clock.stages;
@@ -267,6 +284,8 @@ impl Evaluator {
                 config_hash: self.opts.config_hash(),
                 config,
                 created_unix_s: std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0),
+                host: self.engine.versions()["host"].clone(),
+                sandbox: Value::Null,
             },
         }
     }

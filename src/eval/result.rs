@@ -46,6 +46,12 @@ pub struct Manifest {
     pub config_hash: String,
     pub config: Value,
     pub created_unix_s: u64,
+    /// The host CPU both sides were built for (LLVM's name, features, vector width).
+    #[serde(default)]
+    pub host: Value,
+    /// What each worker role's sandbox applied when this result was made.
+    #[serde(default)]
+    pub sandbox: Value,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

@@ -38,6 +38,7 @@ pub async fn engine(workers: usize) -> Engine {
         env,
         device_lock_file: paths().data.join("device-local-cpu.lock"),
         scratch: paths().scratch(),
+        artifacts: paths().artifacts(),
         max_workers: workers,
         limits: Limits::default(),
         start_timeout: Duration::from_secs(180),

@@ -50,6 +50,10 @@ def main():
         out.flush()
 
     t = time.perf_counter()
+    # Confined before anything else is imported: only this thread exists yet.
+    from . import confine
+
+    sandbox = confine.apply()
     import tvm  # noqa: F401  (warm the import once per worker)
 
     from . import build, check, doctor, errors, layers, machine, moves, profile, timing, tune
@@ -62,6 +66,7 @@ def main():
 
     ops = {
         "ping": lambda args: {"pong": True, "tvm_s": 0.0},
+        "probe": doctor.probe,
         "build": build.build,
         "derive": layers.derive,
         "profile": profile.profile,
@@ -83,6 +88,7 @@ def main():
         "event": "ready",
         "pid": os.getpid(),
         "versions": doctor.versions(),
+        "sandbox": sandbox,
         "import_s": time.perf_counter() - t,
     })
     for line in sys.stdin:

@@ -26,7 +26,65 @@ def versions():
         "tvm": tvm.__version__,
         "tvm_ffi": _dist_version("apache-tvm-ffi"),
         "numpy": numpy.__version__,
+        "host": host_cpu(),
     }
+
+
+def host_cpu():
+    """The host CPU as LLVM names it: baseline and candidates are both built
+    for it (`mcpu`), and the features LLVM enables for it are recorded."""
+    try:
+        from tvm.target import Target, codegen
+
+        cpu = str(codegen.llvm_get_system_cpu())
+        t = Target({"kind": "llvm", "mcpu": cpu})
+        return {
+            "mcpu": cpu,
+            "triple": str(codegen.llvm_get_system_triple()),
+            "vector_width_bits": int(codegen.llvm_get_vector_width(t)),
+            "features": sorted(str(f) for f in codegen.llvm_get_cpu_features(t)),
+        }
+    except Exception as e:  # a CPU LLVM does not know: generic code, said so
+        return {"error": f"{type(e).__name__}: {e}"}
+
+
+def probe(args):
+    """Job `probe`: what this worker's sandbox stops, tried for real: a file
+    written outside scratch, a program started, kwb's environment read
+    through /proc, a TCP connection to loopback."""
+    import socket
+    import subprocess
+
+    out = {}
+    target = args.get("outside_path")
+    if target:
+        try:
+            with open(target, "w") as f:
+                f.write("written by a sandboxed worker")
+            out["write_outside"] = "allowed"
+        except OSError as e:
+            out["write_outside"] = f"denied: {e.strerror}"
+    try:
+        subprocess.run(["/bin/true"], check=True, timeout=10)
+        out["exec"] = "allowed"
+    except (OSError, subprocess.SubprocessError) as e:
+        out["exec"] = f"denied: {getattr(e, 'strerror', None) or e}"
+    pid = args.get("read_environ_of")
+    if pid:
+        try:
+            with open(f"/proc/{int(pid)}/environ", "rb") as f:
+                f.read()
+            out["read_environ"] = "allowed"
+        except OSError as e:
+            out["read_environ"] = f"denied: {e.strerror}"
+    try:
+        s = socket.create_connection(("127.0.0.1", int(args.get("port", 9))), timeout=2)
+        s.close()
+        out["connect"] = "allowed"
+    except OSError as e:
+        out["connect"] = f"denied: {e.strerror or e}"
+    out["tvm_s"] = 0.0
+    return out
 
 
 def cpu_features():

@@ -4,7 +4,6 @@ rules from the IR's structure: L1 moves are schedule traces (Python lines over
 graph passes; L2 moves are codegen attributes on one kernel's LLVM IR. Every
 move is tried here before it is offered, so none fails to apply."""
 
-import re
 
 import tvm
 from tvm import relax, s_tir
@@ -203,40 +202,9 @@ def l0_moves(args):
     return {"moves": moves, "tvm_s": 0.0}
 
 
-def _cpu_flags():
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("flags"):
-                    return set(line.split(":", 1)[1].split())
-    except OSError:
-        pass
-    return set()
-
-
-_DEFINE_RE = re.compile(r"^(define [^\n]*\))([^\n{]*)\{", re.MULTILINE)
-
-
 def l2_moves(args):
-    """{text} (one kernel's LLVM IR) -> the same functions with codegen
-    attributes for wider vector units, where this CPU has them."""
-    text = args["text"]
-    flags = _cpu_flags()
-    variants = []
-    if {"avx2", "fma"} <= flags:
-        variants.append(("avx2", "generate this kernel for AVX2 with FMA (256-bit vectors) instead of generic x86-64", "x86-64-v3", "+avx2,+fma,+f16c,+bmi2", None))
-    if {"avx512f", "avx512bw", "avx512dq", "avx512vl"} <= flags:
-        variants.append(("avx512", "generate this kernel for AVX-512 with 512-bit vectors preferred", "x86-64-v4", "+avx512f,+avx512bw,+avx512dq,+avx512vl,+avx2,+fma", "512"))
-    moves = []
-    for name, rationale, cpu, feats, width in variants:
-        def header(m, cpu=cpu, feats=feats, width=width):
-            attrs = re.sub(r'"target-(cpu|features)"="[^"]*"', "", m.group(2)).rstrip()
-            extra = f' "target-cpu"="{cpu}" "target-features"="{feats}"' + (f' "prefer-vector-width"="{width}"' if width else "")
-            # Function attributes come before the metadata attachments (!dbg).
-            cut = attrs.find(" !")
-            head, meta = (attrs, "") if cut < 0 else (attrs[:cut], attrs[cut:])
-            return f"{m.group(1)}{head}{extra}{meta} {{"
-        new = _DEFINE_RE.sub(header, text)
-        if new != text:
-            moves.append({"name": name, "rationale": rationale, "text": new})
-    return {"moves": moves, "tvm_s": 0.0}
+    """{text} (one kernel's LLVM IR) -> L2 moves. None today: the baseline
+    and every candidate are built for the host CPU's own ISA, so a move that
+    only sets `target-cpu`/`target-features` earns nothing; an L2 move has
+    to change the code itself."""
+    return {"moves": [], "tvm_s": 0.0}
