@@ -68,6 +68,8 @@ impl Evaluator {
             h.update(task.content_hash().map_err(task_err)?.as_bytes());
             h.update(self.opts.target.to_string().as_bytes());
             h.update(crate::engine::pyenv::REQUIREMENTS.as_bytes());
+            // The artifact's shape: `kwb_rotate` beside `main` (timing on rotating inputs).
+            h.update(b"artifact-v2-rotation");
             if let Some(dir) = tuned {
                 h.update(crate::baseline::database_hash(dir).as_bytes());
             }
@@ -77,7 +79,13 @@ impl Evaluator {
         std::fs::create_dir_all(&dir).map_err(|e| Failure::new(FailureClass::Internal, format!("cannot create {}: {e}", dir.display())))?;
         let path = dir.join(format!("{}-{key}.so", task.id()));
         if path.exists() {
-            return Ok(path);
+            // Trusted only while it is what was written: its hash is recorded
+            // beside it, and a mismatch (or no record) rebuilds it.
+            if verify_recorded_hash(&path) {
+                return Ok(path);
+            }
+            tracing::warn!(path = %path.display(), "cached baseline does not match its recorded hash; rebuilding it");
+            let _ = std::fs::remove_file(&path);
         }
         let tmp = self.artifact_path("baseline");
         let source = task.reference_text().map_err(task_err)?;
@@ -90,8 +98,30 @@ impl Evaluator {
             f
         })?;
         clock.add("baseline_build", &out);
+        record_hash(&tmp, &path).map_err(|e| Failure::new(FailureClass::Internal, format!("cannot record the baseline's hash: {e}")))?;
         std::fs::rename(&tmp, &path).map_err(|e| Failure::new(FailureClass::Internal, format!("cannot store the baseline: {e}")))?;
         Ok(path)
     }
 
+}
+
+fn file_sha256(path: &std::path::Path) -> std::io::Result<String> {
+    Ok(hex::encode(Sha256::digest(std::fs::read(path)?)))
+}
+
+fn hash_record(path: &std::path::Path) -> PathBuf {
+    path.with_extension("so.sha256")
+}
+
+/// Writes the hash of `built` as the record of `stored` (where it will live).
+fn record_hash(built: &std::path::Path, stored: &std::path::Path) -> std::io::Result<()> {
+    std::fs::write(hash_record(stored), file_sha256(built)?)
+}
+
+/// Whether `path` still has the hash recorded when it was written.
+pub(crate) fn verify_recorded_hash(path: &std::path::Path) -> bool {
+    match (std::fs::read_to_string(hash_record(path)), file_sha256(path)) {
+        (Ok(want), Ok(have)) => want.trim() == have,
+        _ => false,
+    }
 }

@@ -66,6 +66,9 @@ pub struct EvalOptions {
     pub max_rounds: u32,
     /// What the candidate is timed against.
     pub baseline: crate::baseline::BaselineKind,
+    /// Which timing input sets to use: 0 during search; a confirmation of a
+    /// reported best uses another, so it is measured on inputs it never saw.
+    pub input_offset: u32,
     #[serde(skip)]
     pub build_timeout: Duration,
     #[serde(skip)]
@@ -86,6 +89,7 @@ impl Default for EvalOptions {
             max_ci: 0.01,
             max_rounds: 4,
             baseline: crate::baseline::BaselineKind::Default,
+            input_offset: 0,
             build_timeout: Duration::from_secs(300),
             check_timeout: Duration::from_secs(120),
             time_timeout: Duration::from_secs(300),
@@ -218,6 +222,7 @@ impl Evaluator {
                 "baseline_artifact": baseline, "candidate_artifact": artifact, "args_spec": spec.args,
                 "seed": self.opts.seeds.first().copied().unwrap_or(0), "pairs": self.opts.pairs, "min_ms": self.opts.min_ms,
                 "repeat": self.opts.repeat, "max_ci": self.opts.max_ci, "max_rounds": self.opts.max_rounds, "order_seed": order_seed % (1 << 53),
+                "atol": tol.atol, "rtol": tol.rtol, "input_offset": self.opts.input_offset,
             }),
             self.opts.time_timeout,
         )
@@ -233,6 +238,11 @@ impl Evaluator {
         if let Some(m) = t["inputs_mutated"].as_array().filter(|m| !m.is_empty()) {
             r.timing_valid = false;
             return Err(Failure::new(FailureClass::NumericMismatch, format!("the candidate wrote to its inputs {m:?} while being timed")).at("time"));
+        }
+        if t["spot_check"]["ok"] == false {
+            r.timing_valid = false;
+            let msg = t["spot_check"]["message"].as_str().unwrap_or("outputs of timed runs differ from the baseline's").to_string();
+            return Err(Failure::new(FailureClass::NumericMismatch, msg).at("time"));
         }
         r.timing_valid = t["timing_valid"].as_bool() == Some(true);
         r.sample_list = serde_json::from_value(t["samples"].clone()).unwrap_or_default();

@@ -149,10 +149,13 @@ def build(args):
     from . import layers
 
     try:
+        from . import rotation
+
+        sets = rotation.sets_for(args["args_spec"]) if args.get("args_spec") is not None else None
         if args.get("tuned_db"):
             from . import tune
 
-            ex = tune.compile_tuned(mod, target, args["tuned_db"])
+            ex = tune.compile_tuned(rotation.add(mod, sets) if sets else mod, target, args["tuned_db"])
         else:
             # Lowered first (deterministic: what L1 shows), so the static IR
             # policy sees every kernel before anything is compiled.
@@ -160,6 +163,8 @@ def build(args):
             from . import ir_policy
 
             ir_policy.check(l1)
+            if sets:
+                l1 = rotation.add(l1, sets)
             with target:
                 ex = tvm.compile(l1, target, relax_pipeline=layers.build_pipeline(target, "l1"))
         overrides = args.get("l2_overrides") or {}

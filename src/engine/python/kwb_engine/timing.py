@@ -1,7 +1,11 @@
 """Paired, alternating timing of a candidate against a baseline.
 
 Both modules are loaded into one process and measured in one session on the
-same inputs (each gets its own copy). After a warm-up, each pair times the
+same inputs. Each timed call is `kwb_rotate` (see rotation.py): `main` on K
+input sets in turn, so no call sees the inputs of the call before it; the
+time of one `main` is the call's time over K. After timing, the outputs of
+a timed call are compared with the baseline's on the same inputs, and the
+inputs with their originals. After a warm-up, each pair times the
 baseline and the candidate back to back in a random order (each side: the
 fastest of `repeat` measurements of `number` runs); the speedup is the
 median of the per-pair ratios baseline/candidate, which cancels slow drifts
@@ -17,8 +21,8 @@ import time
 import numpy as np
 import tvm
 
-from . import gen
-from .check import load_vm
+from . import gen, rotation
+from .check import compare, flatten, load_vm
 
 
 def _spread(ratios):
@@ -47,13 +51,25 @@ def paired(args):
     order_rng = random.Random(args.get("order_seed", 0))
 
     vms = {"baseline": load_vm(args["baseline_artifact"]), "candidate": load_vm(args["candidate_artifact"])}
-    host = gen.cached_args(int(args.get("seed", 0)), args["args_spec"])
+    spec = args["args_spec"]
+    n_sets = rotation.sets_for(spec)
+    # A confirmation job asks for other sets than the search-time ones.
+    first = rotation.TIMING_SEED_BASE + int(args.get("input_offset", 0)) * rotation.MAX_SETS
+    host = [a for j in range(n_sets) for a in gen.cached_args(first + j, spec)]
     # Both sides read the very same input buffers: where a buffer lands in
     # memory can change a kernel's speed by 10% or more (cache-set conflicts),
     # and that must not be credited to either side. Inputs are compared with
     # their originals afterwards, so a candidate that writes to them is caught.
     shared = [tvm.runtime.tensor(a.copy(), dev) for a in host]
     dev_args = {"baseline": shared, "candidate": shared}
+    fn = rotation.FUNC
+    for side, vm in vms.items():
+        try:
+            vm[fn]
+        except Exception:
+            from .errors import INTERNAL, JobError
+
+            raise JobError(INTERNAL, f"the {side} artifact has no `{fn}`: it was built by an older kwb; remove the baseline cache", "time")
 
     measured_s = 0.0
     # Warm-up, then a first estimate of one run's time to size `number` so
@@ -62,11 +78,11 @@ def paired(args):
     for k, vm in vms.items():
         t = time.perf_counter()
         for _ in range(max(warmup, 1)):
-            vm["main"](*dev_args[k])
-        probe = vm.time_evaluator("main", dev, number=1, repeat=3)(*dev_args[k])
+            vm[fn](*dev_args[k])
+        probe = vm.time_evaluator(fn, dev, number=1, repeat=3)(*dev_args[k])
         measured_s += time.perf_counter() - t
         number[k] = max(1, math.ceil(min_ms / 1e3 / max(min(probe.results), 1e-7)))
-    evaluators = {k: vms[k].time_evaluator("main", dev, number=number[k], repeat=repeat) for k in vms}
+    evaluators = {s: vms[s].time_evaluator(fn, dev, number=number[s], repeat=repeat) for s in vms}
 
     samples = []
     rounds = 0
@@ -80,7 +96,7 @@ def paired(args):
                 t = time.perf_counter()
                 # The fastest of a few back-to-back repeats: interference from
                 # the rest of the machine only ever adds time.
-                ms[k] = min(evaluators[k](*dev_args[k]).results) * 1e3
+                ms[k] = min(evaluators[k](*dev_args[k]).results) * 1e3 / n_sets
                 measured_s += time.perf_counter() - t
             samples.append({
                 "baseline_ms": ms["baseline"],
@@ -93,19 +109,42 @@ def paired(args):
         ci = _median_ci(ratios)
         if ci <= max_ci:
             break
-    mutated = [i for i, (a, d) in enumerate(zip(host, shared)) if not np.array_equal(a, d.numpy(), equal_nan=True)]
+    mutated = sorted({i % len(spec) for i, (a, d) in enumerate(zip(host, shared)) if not np.array_equal(a, d.numpy(), equal_nan=True)})
+    spot = _spot_check(vms, shared, spec, n_sets, args)
     return {
         "inputs_mutated": mutated,
+        "input_sets": n_sets,
+        "spot_check": spot,
         "baseline_ms": float(np.median([s["baseline_ms"] for s in samples])),
         "candidate_ms": float(np.median([s["candidate_ms"] for s in samples])),
         "speedup_median": float(np.median([s["ratio"] for s in samples])),
         "spread": spread,
         "ci": ci,
         "max_ci": max_ci,
-        "timing_valid": ci <= max_ci and not mutated,
+        "timing_valid": ci <= max_ci and not mutated and spot["ok"],
         "rounds": rounds,
         "number": number,
         "repeat": repeat,
         "samples": samples,
         "tvm_s": measured_s,
     }
+
+
+def _spot_check(vms, shared, spec, sets, args):
+    """One more timed-style call on each side; the candidate's output for
+    every input set must match the baseline's on the same inputs."""
+    if "atol" not in args:
+        return {"ok": True, "checked": 0, "message": "no tolerance given"}
+    outs = {s: vm[rotation.FUNC](*shared) for s, vm in vms.items()}
+    checked = 0
+    for j in range(sets):
+        base = [o.numpy() for o in flatten(outs["baseline"][j])]
+        cand = [o.numpy() for o in flatten(outs["candidate"][j])]
+        if len(base) != len(cand):
+            return {"ok": False, "checked": checked, "message": f"input set {j}: {len(cand)} outputs, the baseline gives {len(base)}"}
+        for i, (c, b) in enumerate(zip(cand, base)):
+            ok, _, _, msg = compare(c, b, float(args["atol"]), float(args["rtol"]))
+            checked += 1
+            if not ok:
+                return {"ok": False, "checked": checked, "message": f"outputs of timed runs differ from the baseline's: input set {j}, output {i}: {msg}"}
+    return {"ok": True, "checked": checked, "message": ""}
