@@ -55,7 +55,7 @@ pub fn fast_p(results: &[EvalResult], p: f64) -> f64 {
 }
 
 pub fn faster_than(r: &EvalResult, p: f64) -> bool {
-    r.correct && r.timing_valid && r.speedup_median.is_some_and(|s| s * (1.0 - r.ci.unwrap_or(0.0)) > p)
+    r.correct && r.fallback.is_none() && r.timing_valid && r.speedup_median.is_some_and(|s| s * (1.0 - r.ci.unwrap_or(0.0) - r.noise.unwrap_or(0.0)) > p)
 }
 
 pub fn aggregate(results: &[EvalResult]) -> Aggregate {
@@ -71,7 +71,7 @@ pub fn aggregate(results: &[EvalResult]) -> Aggregate {
     Aggregate {
         tasks: results.len(),
         compile_at_1: results.iter().filter(|r| r.compile_ok).count() as f64 / n,
-        correct_at_1: results.iter().filter(|r| r.correct).count() as f64 / n,
+        correct_at_1: results.iter().filter(|r| r.correct && r.fallback.is_none()).count() as f64 / n,
         fast_1_0: fast_p(results, 1.0),
         fast_2_0: fast_p(results, 2.0),
         geomean_speedup: geomean,
@@ -103,11 +103,15 @@ pub fn table(results: &[EvalResult], agent: &str, baseline: &str, groups: &BTree
             f(r.candidate_ms),
             f(r.baseline_ms),
             r.speedup_median.map(|v| format!("{v:.3}x")).unwrap_or_else(|| "-".into()),
-            r.ci.map(|c| format!("{:.1}%", c * 100.0)).unwrap_or_else(|| "-".into()),
+            r.ci.map(|c| format!("{:.1}%", (c + r.noise.unwrap_or(0.0)) * 100.0)).unwrap_or_else(|| "-".into()),
             if r.timing_valid { "yes" } else { "no" },
             r.roofline_share.map(|x| format!("{:.1}%", x * 100.0)).unwrap_or_else(|| "-".into()),
             r.peak_memory_bytes.map(|b| format!("{:.1} KiB", b as f64 / 1024.0)).unwrap_or_else(|| "-".into()),
-            r.failure_class.map(|c| c.to_string()).unwrap_or_default()
+            match (&r.fallback, r.search_speedup) {
+                (Some(f), _) => format!("no agent candidate ({f} shown)"),
+                (None, Some(x)) => format!("confirmed; search saw {x:.3}x"),
+                _ => r.failure_class.map(|c| c.to_string()).unwrap_or_default(),
+            }
         );
     }
     let a = aggregate(results);
@@ -195,5 +199,19 @@ mod tests {
         let g = aggregate(&rs).geomean_speedup.unwrap();
         assert!((g - 1.0).abs() < 1e-12, "{g}");
         assert!(aggregate(&[result(false, false, None)]).geomean_speedup.is_none());
+    }
+
+    #[test]
+    fn the_noise_floor_widens_the_interval_and_a_fallback_never_counts() {
+        let mut biased = result(true, true, Some(1.03));
+        biased.ci = Some(0.005);
+        assert!(faster_than(&biased, 1.0), "1.03x +/- 0.5% clears 1.0 without a noise floor");
+        biased.noise = Some(0.04);
+        assert!(!faster_than(&biased, 1.0), "a 4% self-comparison bias swallows a 3% gain");
+        let mut fallback = result(true, true, Some(1.5));
+        fallback.fallback = Some("reference".into());
+        assert!(!faster_than(&fallback, 1.0));
+        let a = aggregate(&[fallback, result(true, true, Some(1.5))]);
+        assert_eq!(a.correct_at_1, 0.5, "the reference an agent fell back to is not its correct candidate");
     }
 }

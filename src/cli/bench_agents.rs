@@ -60,18 +60,37 @@ pub async fn run_task(ctx: &Ctx, ev: &Evaluator, set: &TaskSet, task: &Task, str
         }
     };
     let tree = crate::session::load(&session).map(|l| CandidateTree::from_events(&l.events)).unwrap_or_default();
-    let best = tree.best();
-    let result = best.and_then(|n| n.result.clone()).or_else(|| tree.get(0).and_then(|n| n.result.clone()));
-    let result = match result {
-        Some(r) => r,
-        None => ev.evaluate(task, &task.reference_text()?).await,
+    // Only a node an agent made counts; the root is the task's reference.
+    let best = tree.best().filter(|n| n.id() != 0);
+    let result = match best {
+        Some(n) => confirm(ev, task, n).await,
+        None => {
+            let mut r = match tree.get(0).and_then(|n| n.result.clone()) {
+                Some(r) => r,
+                None => ev.evaluate(task, &task.reference_text()?).await,
+            };
+            r.fallback = Some("reference".into());
+            r
+        }
     };
     let path: Vec<String> = best.map(|b| tree.path_to(b.id()).into_iter().skip(1).filter_map(|id| tree.get(id)).map(|n| format!("{}{}", n.record.layer, n.record.kernel.as_deref().map(|k| format!(":{k}")).unwrap_or_default())).collect()).unwrap_or_default();
     let run = json!({
         "task": task.id(), "session": session, "best_node": best.map(|n| n.id()), "best_speedup": best.and_then(|n| n.valid_speedup()),
+        "confirmed_speedup": if result.fallback.is_none() { result.speedup_median } else { None }, "confirmed_valid": result.timing_valid && result.correct,
         "best_path_layers": path, "nodes": tree.nodes.len(), "refused": tree.refusals.len(),
         "stopped_by": summary.as_ref().map(|s| s.stopped_by.clone()), "wall_s": summary.as_ref().map(|s| s.wall_s),
         "tokens_in": summary.as_ref().map(|s| s.tokens_in), "tokens_out": summary.as_ref().map(|s| s.tokens_out),
     });
     Ok((result, run))
+}
+
+/// The best node measured again before it is reported: built anew and timed
+/// in a fresh measuring process on input sets the search never used. The
+/// search-time figure is kept beside the confirmed one.
+pub async fn confirm(ev: &Evaluator, task: &Task, node: &crate::session::Node) -> EvalResult {
+    let opts = crate::eval::EvalOptions { input_offset: ev.opts.input_offset + 1, fresh_measure: true, ..ev.opts.clone() };
+    let confirming = Evaluator::new(ev.engine.clone(), ev.paths.clone(), opts);
+    let mut r = confirming.evaluate_source(task, &crate::eval::BuildSource::from_layers(&node.record.texts)).await;
+    r.search_speedup = node.valid_speedup();
+    r
 }

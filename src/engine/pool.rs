@@ -45,11 +45,17 @@ pub struct Job {
     pub cancel: Option<CancellationToken>,
     /// The kind of worker that runs it; by default the op's (`Role::for_op`).
     pub role: Option<Role>,
+    /// Run in a worker started for this job alone, killed after it.
+    pub fresh: bool,
 }
 
 impl Job {
     pub fn new(op: &'static str, args: Value, timeout: Duration) -> Self {
-        Self { op, args, timeout, exclusive: false, cancel: None, role: None }
+        Self { op, args, timeout, exclusive: false, cancel: None, role: None, fresh: false }
+    }
+    pub fn fresh_if(mut self, fresh: bool) -> Self {
+        self.fresh = fresh;
+        self
     }
     pub fn in_role(mut self, role: Role) -> Self {
         self.role = Some(role);
@@ -192,7 +198,7 @@ impl Engine {
         // timing on this device waits for our builds, and ours for its timing.
         let _device_file = lock_device_file(self.inner.cfg.device_lock_file.clone(), job.exclusive).await?;
         let role = job.role.unwrap_or_else(|| Role::for_op(job.op));
-        let idle = self.inner.idle.lock().unwrap().get_mut(&role).and_then(Vec::pop);
+        let idle = if job.fresh { None } else { self.inner.idle.lock().unwrap().get_mut(&role).and_then(Vec::pop) };
         let mut worker = match idle {
             Some(w) => w,
             None => self.spawn(role).await?,
@@ -216,7 +222,9 @@ impl Engine {
         let wall_s = started.elapsed().as_secs_f64();
         let outcome = match end {
             End::Reply(Ok(msg)) => {
-                if role.throwaway() {
+                if job.fresh {
+                    worker.kill().await;
+                } else if role.throwaway() {
                     // It parsed candidate text: never reused, replaced at once.
                     worker.kill().await;
                     self.replace_in_background(role);

@@ -2,6 +2,7 @@
 //! clock, correctness on three seeds, then paired timing against the baseline.
 
 mod baseline_artifact;
+mod noise;
 pub mod result;
 
 use crate::engine::{Engine, Job};
@@ -69,6 +70,10 @@ pub struct EvalOptions {
     /// Which timing input sets to use: 0 during search; a confirmation of a
     /// reported best uses another, so it is measured on inputs it never saw.
     pub input_offset: u32,
+    /// Check and time in a measuring process started for this evaluation.
+    pub fresh_measure: bool,
+    /// Self-comparisons of the baseline that fix a task's noise floor (0: none).
+    pub noise_runs: u32,
     #[serde(skip)]
     pub build_timeout: Duration,
     #[serde(skip)]
@@ -90,6 +95,8 @@ impl Default for EvalOptions {
             max_rounds: 4,
             baseline: crate::baseline::BaselineKind::Default,
             input_offset: 0,
+            fresh_measure: false,
+            noise_runs: 3,
             build_timeout: Duration::from_secs(300),
             check_timeout: Duration::from_secs(120),
             time_timeout: Duration::from_secs(300),
@@ -204,7 +211,7 @@ impl Evaluator {
                    "seeds": self.opts.seeds, "atol": tol.atol, "rtol": tol.rtol, "task_dtype": task.meta.dtype}),
             self.opts.check_timeout,
         );
-        let checked = self.engine.run(check).await?;
+        let checked = self.engine.run(check.fresh_if(self.opts.fresh_measure)).await?;
         clock.add("check", &checked);
         r.seeds = serde_json::from_value(checked.result["seeds"].clone()).unwrap_or_default();
         r.max_errors = r.seeds.iter().map(|s| s.max_abs_err).collect();
@@ -226,7 +233,8 @@ impl Evaluator {
             }),
             self.opts.time_timeout,
         )
-        .exclusive();
+        .exclusive()
+        .fresh_if(self.opts.fresh_measure);
         let timed = self.engine.run(time).await?;
         let t = &timed.result;
         clock.add("time", &timed);
@@ -251,6 +259,7 @@ impl Evaluator {
             r.roofline_share = m.share(&size, ms);
         }
         r.timing_rounds = t["rounds"].as_u64().unwrap_or(0) as u32;
+        r.noise = self.noise_floor(task, &baseline, clock).await?;
         Ok(())
     }
 
@@ -280,6 +289,9 @@ impl Evaluator {
             wall_s: 0.0,
             engine_overhead_s: 0.0,
             stages: vec![],
+            noise: None,
+            fallback: None,
+            search_speedup: None,
             manifest: Manifest {
                 kwb_version: env!("CARGO_PKG_VERSION").to_string(),
                 protocol: crate::engine::protocol::PROTOCOL_VERSION,

@@ -90,6 +90,19 @@ pub struct EvalResult {
     /// Where the time went, per engine job.
     pub stages: Vec<StageTime>,
     pub manifest: Manifest,
+    /// Relative bias of this task's baseline timed against itself on this
+    /// machine (what the interval cannot see: placement, order, clock);
+    /// fast_p widens the interval by it.
+    #[serde(default)]
+    pub noise: Option<f64>,
+    /// Set when this is not an agent's candidate but what a run fell back to
+    /// ("reference"): it then never counts towards Correct@1 or fast_p.
+    #[serde(default)]
+    pub fallback: Option<String>,
+    /// For a reported best: the figure the search saw, before it was
+    /// measured again in a fresh job on new inputs (this result's figure).
+    #[serde(default)]
+    pub search_speedup: Option<f64>,
 }
 
 impl EvalResult {
