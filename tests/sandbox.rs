@@ -30,3 +30,31 @@ async fn worker_environment_has_no_secrets() {
         assert!(up.is_empty(), "the worker sees network interfaces: {up:?}");
     }
 }
+
+/// Build and measure workers confine themselves: what candidate code could
+/// try (write outside scratch, start a program, read kwb's environment,
+/// open a TCP connection) is tried for real in each, and refused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn confined_workers_refuse_what_a_candidate_would_try() {
+    use kwb::engine::sandbox::{Role, summary};
+    let engine = common::engine(1).await;
+    let outside = common::home().join("sandbox-probe-outside.txt");
+    let _ = std::fs::remove_file(&outside);
+    for role in [Role::Build, Role::Measure] {
+        let args = json!({"outside_path": outside, "read_environ_of": std::process::id()});
+        let out = engine.run(Job::new("probe", args, Duration::from_secs(60)).in_role(role)).await.unwrap();
+        let r = &out.result;
+        for what in ["write_outside", "exec", "read_environ", "connect"] {
+            assert!(r[what].as_str().unwrap_or("").starts_with("denied"), "{} worker: {what} was {}", role.as_str(), r[what]);
+        }
+        assert!(!outside.exists(), "a {} worker wrote outside its scratch", role.as_str());
+    }
+    let report = engine.sandbox();
+    assert_eq!(report["measure"]["seccomp"]["applied"], true, "{report}");
+    assert_eq!(report["build"]["landlock"]["applied"], true, "{report}");
+    let (lines, complete) = summary(&report);
+    assert!(complete, "{lines:?}");
+    // A trusted job still runs unconfined by Landlock (tuning needs its database folder).
+    let doctor = engine.run(Job::new("doctor", json!({}), Duration::from_secs(60))).await.unwrap();
+    assert!(doctor.result["env_keys"].is_array());
+}

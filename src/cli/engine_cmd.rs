@@ -61,8 +61,13 @@ async fn doctor(ctx: &Ctx, as_json: bool) -> Result<ExitCode> {
         .filter(|k| k.contains("KEY") || k.contains("TOKEN") || k.contains("SECRET") || k.contains("PASSWORD"))
         .collect();
     let isolated = r["net_interfaces"].as_array().is_some_and(|a| a.is_empty());
+    let probes = sandbox_probes(ctx, &engine).await;
+    let (layers, complete) = crate::engine::sandbox::summary(&engine.sandbox());
     if as_json {
         let mut v = r.clone();
+        v["sandbox"] = engine.sandbox();
+        v["sandbox_complete"] = json!(complete);
+        v["sandbox_probes"] = probes;
         v["network_isolated"] = json!(isolated);
         v["secrets_in_worker_env"] = json!(secrets);
         v["torch_installed_by_kwb"] = json!(pyenv::has_torch_marker(&ctx.paths));
@@ -71,11 +76,26 @@ async fn doctor(ctx: &Ctx, as_json: bool) -> Result<ExitCode> {
     }
     let mut problems = 0;
     println!("interpreter   {}", r["executable"].as_str().unwrap_or("?"));
-    println!("versions      {}", r["versions"]);
+    let mut versions = r["versions"].clone();
+    let host = versions.as_object_mut().and_then(|m| m.remove("host")).unwrap_or(Value::Null);
+    println!("versions      {versions}");
+    println!("host target   mcpu {} ({} features, {}-bit vectors): baseline and candidates are built for it", host["mcpu"].as_str().unwrap_or("unknown"), host["features"].as_array().map_or(0, Vec::len), host["vector_width_bits"]);
     println!("LLVM codegen  {} {}", yes(r["llvm"].as_bool()), r["llvm_version"].as_str().unwrap_or(""));
     println!("CUDA codegen  {}", yes(r["cuda"].as_bool()));
     println!("CPU           {} x{} {}", r["cpu"].as_str().unwrap_or("?"), r["cpu_count"], r["cpu_features"]);
     println!("network       {}", if isolated { "isolated (private namespace)" } else { "NOT isolated: workers can reach the network (needs CAP_SYS_ADMIN for a private namespace)" });
+    for line in &layers {
+        println!("sandbox       {line}");
+    }
+    for role in ["build", "measure"] {
+        let p = &probes[role];
+        println!("  {role:<8}    tried: write outside scratch {}, run a program {}, read kwb's environment {}, connect to loopback {}",
+            p["write_outside"].as_str().unwrap_or("?"), p["exec"].as_str().unwrap_or("?"), p["read_environ"].as_str().unwrap_or("?"), p["connect"].as_str().unwrap_or("?"));
+    }
+    if !complete {
+        problems += 1;
+        println!("SANDBOX       incomplete (see above): candidate code is less confined than it should be");
+    }
     println!("secrets       {}", if secrets.is_empty() { "none in the worker's environment".to_string() } else { format!("LEAKED: {}", secrets.join(", ")) });
     println!("torch         {}", r["torch"].as_str().unwrap_or("not installed (only `kwb tasks import` needs it: kwb engine setup --with-torch)"));
     for m in r["missing"].as_array().into_iter().flatten() {
@@ -91,6 +111,19 @@ async fn doctor(ctx: &Ctx, as_json: bool) -> Result<ExitCode> {
     }
     println!("{}", if problems == 0 { "engine OK" } else { "engine has problems (see above)" });
     Ok(if problems == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+/// Each confined role tries, for real, what its sandbox should stop.
+async fn sandbox_probes(ctx: &Ctx, engine: &crate::engine::Engine) -> Value {
+    let mut out = serde_json::Map::new();
+    for role in [crate::engine::sandbox::Role::Build, crate::engine::sandbox::Role::Measure] {
+        let outside = ctx.paths.data.join(format!("sandbox-probe-{}.txt", role.as_str()));
+        let args = json!({"outside_path": outside, "read_environ_of": std::process::id()});
+        let r = engine.run(Job::new("probe", args, Duration::from_secs(60)).in_role(role)).await;
+        let _ = std::fs::remove_file(&outside);
+        out.insert(role.as_str().into(), r.map(|o| o.result).unwrap_or_else(|f| json!({"error": f.to_string()})));
+    }
+    Value::Object(out)
 }
 
 fn yes(b: Option<bool>) -> &'static str {

@@ -152,6 +152,14 @@ impl Ctx {
 
     pub async fn evaluator(&self, opts: EvalOptions) -> Result<Evaluator> {
         let engine = self.engine(false).await?;
+        // Said on every run, not only by `kwb engine doctor`.
+        let (lines, complete) = crate::engine::sandbox::summary(&engine.sandbox());
+        if !complete {
+            eprintln!("warning: the engine's sandbox is incomplete; candidate code is less confined than it should be:");
+            for l in &lines {
+                eprintln!("  {l}");
+            }
+        }
         Ok(Evaluator::new(engine, self.paths.clone(), opts))
     }
 }

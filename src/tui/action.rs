@@ -190,6 +190,9 @@ pub enum Msg {
     SessionLoaded { path: std::path::PathBuf, result: Result<crate::session::Loaded, String> },
     EngineStarting(String),
     EngineReady,
+    /// What the workers' sandbox applied (one line per role), and whether
+    /// every layer is in force.
+    SandboxReport(Vec<String>, bool),
     EngineFailed(String),
     RunStarted { session: std::path::PathBuf, mode: super::drive_types::Mode },
     RunEvent(Event),

@@ -100,8 +100,10 @@ impl Driver {
                 send(&tx, Msg::EngineStarting("preparing the TVM workers".into()));
                 match ctx.evaluator(EvalOptions::default()).await {
                     Ok(ev) => {
+                        let (lines, complete) = crate::engine::sandbox::summary(&ev.engine.sandbox());
                         *slot.lock().unwrap() = Some(Arc::new(ev));
                         send(&tx, Msg::EngineReady);
+                        send(&tx, Msg::SandboxReport(lines, complete));
                     }
                     Err(e) => send(&tx, Msg::EngineFailed(format!("{e:#}"))),
                 }

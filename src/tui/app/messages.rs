@@ -38,6 +38,14 @@ impl App {
                     self.run.status = "starting".into();
                 }
             }
+            Msg::SandboxReport(lines, complete) => {
+                for l in lines {
+                    self.log_line(format!("sandbox: {l}"));
+                }
+                if !complete {
+                    self.toast(Level::Warn, "the engine's sandbox is incomplete: candidates are less confined (see the log)");
+                }
+            }
             Msg::EngineFailed(e) => {
                 self.engine = EngineState::Failed(e.clone());
                 self.toast(Level::Error, format!("engine: {e}"));
