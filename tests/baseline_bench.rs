@@ -87,5 +87,9 @@ fn bench_writes_its_files_and_compares_runs() {
     assert!(c.status.success(), "{t}");
     let task_lines: Vec<&str> = t.lines().filter(|l| ["relu", "softmax", "matmul_256"].iter().any(|k| l.starts_with(k))).collect();
     assert_eq!(task_lines.len(), 3, "{t}");
-    assert!(task_lines.iter().all(|l| l.trim_end().ends_with("1.000")), "a run compared with itself: {t}");
+    // A timing the machine's load made invalid shows as "-" on both sides.
+    assert!(
+        task_lines.iter().all(|l| l.trim_end().ends_with("1.000") || (l.matches("invalid").count() == 2 && l.trim_end().ends_with('-'))),
+        "a run compared with itself: {t}"
+    );
 }

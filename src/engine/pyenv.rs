@@ -69,7 +69,13 @@ fn hash_worker_source() -> String {
 pub fn install_worker_source(paths: &Paths) -> Result<PathBuf> {
     let dir = paths.engine_src().join(format!("py-{}", hash_worker_source()));
     if dir.join("kwb_engine").join("__main__.py").exists() {
-        return Ok(dir);
+        // Trusted only while every file is what kwb embeds: a changed or
+        // missing file means the copy is rewritten before any worker runs it.
+        if installed_source_matches(&dir) {
+            return Ok(dir);
+        }
+        tracing::warn!(dir = %dir.display(), "the installed engine code differs from kwb's; reinstalling it");
+        std::fs::remove_dir_all(&dir).with_context(|| format!("cannot remove the altered engine code at {}", dir.display()))?;
     }
     let tmp = paths.engine_src().join(format!(".tmp-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&tmp);
@@ -83,6 +89,12 @@ pub fn install_worker_source(paths: &Paths) -> Result<PathBuf> {
         Err(e) => return Err(e).with_context(|| format!("cannot install {}", dir.display())),
     }
     Ok(dir)
+}
+
+fn installed_source_matches(dir: &Path) -> bool {
+    let mut files = Vec::new();
+    collect_files(&WORKER_SOURCE, &mut files);
+    files.iter().all(|f| std::fs::read(dir.join(f.path())).is_ok_and(|on_disk| on_disk == f.contents()))
 }
 
 fn venv_python(venv: &Path) -> PathBuf {
