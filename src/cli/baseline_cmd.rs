@@ -81,7 +81,8 @@ async fn tune(ctx: &Ctx, suite: Option<String>, task: Option<String>, trials_arg
         (None, None) => bail!("name a --task or a --suite to tune"),
     };
     let engine = ctx.engine(false).await?;
-    let target = EvalOptions::default().target;
+    // The host CPU's own target, as evaluations use: tunings are keyed by it.
+    let target = crate::eval::host_target(&EvalOptions::default().target, &engine.versions()["host"]);
     let started = Instant::now();
     let mut secs_per_trial: Option<f64> = None;
     let mut failed = 0;
@@ -127,7 +128,8 @@ async fn tune(ctx: &Ctx, suite: Option<String>, task: Option<String>, trials_arg
 async fn calibrate(ctx: &Ctx, ids: &[String], cap: u32, out: Option<std::path::PathBuf>) -> Result<ExitCode> {
     let set = ctx.tasks()?;
     let engine = ctx.engine(false).await?;
-    let target = EvalOptions::default().target;
+    // The host CPU's own target, as evaluations use: tunings are keyed by it.
+    let target = crate::eval::host_target(&EvalOptions::default().target, &engine.versions()["host"]);
     let mut reports = Vec::new();
     for id in ids {
         let t = set.get(id)?;
@@ -147,7 +149,8 @@ async fn calibrate(ctx: &Ctx, ids: &[String], cap: u32, out: Option<std::path::P
 async fn show(ctx: &Ctx, id: &str, module: bool, traces: bool) -> Result<ExitCode> {
     let set = ctx.tasks()?;
     let t = set.get(id)?;
-    let target = EvalOptions::default().target;
+    let engine = ctx.engine(false).await?;
+    let target = crate::eval::host_target(&EvalOptions::default().target, &engine.versions()["host"]);
     let dir = tuned_dir(&ctx.paths, t, &target).map_err(|f| anyhow::anyhow!("{f}"))?;
     let report = tuning_report(&dir).with_context(|| format!("{id} has no tuned baseline yet: run `kwb baseline tune --task {id}`"))?;
     if module {
