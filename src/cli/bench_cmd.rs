@@ -73,7 +73,7 @@ pub async fn run(ctx: &Ctx, a: BenchArgs) -> Result<ExitCode> {
     let mut results = Vec::new();
     let mut runs = Vec::new();
     for (i, t) in tasks.iter().enumerate() {
-        let ev = if a.baseline == "auto" && super::run_cmd::pick_baseline(ctx, t, "auto")? == crate::baseline::BaselineKind::Tuned { &tuned_ev } else { &ev };
+        let ev = if a.baseline == "auto" && super::run_cmd::pick_baseline(ctx, t, "auto", &ev.opts.target)? == crate::baseline::BaselineKind::Tuned { &tuned_ev } else { &ev };
         if let Some((strategy, backend)) = &strategy {
             eprintln!("[{}/{}] {}", i + 1, tasks.len(), t.id());
             let (r, run) = super::bench_agents::run_task(ctx, ev, &set, t, *strategy, backend.clone(), &a).await?;

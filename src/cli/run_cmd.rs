@@ -62,11 +62,11 @@ pub fn backend(agents: &str, provider: Option<&str>) -> Result<Backend> {
 }
 
 /// `auto`: the tuned baseline where this task has a finished tuning, else the default pipeline.
-pub fn pick_baseline(ctx: &Ctx, task: &crate::tasks::Task, choice: &str) -> Result<BaselineKind> {
+/// `target` is the evaluator's (the host CPU's), which tunings are keyed by.
+pub fn pick_baseline(ctx: &Ctx, task: &crate::tasks::Task, choice: &str, target: &serde_json::Value) -> Result<BaselineKind> {
     match choice {
         "auto" => {
-            let target = EvalOptions::default().target;
-            let tuned = crate::baseline::tuned_dir(&ctx.paths, task, &target).ok().and_then(|d| crate::baseline::tuning_report(&d)).is_some();
+            let tuned = crate::baseline::tuned_dir(&ctx.paths, task, target).ok().and_then(|d| crate::baseline::tuning_report(&d)).is_some();
             Ok(if tuned { BaselineKind::Tuned } else { BaselineKind::Default })
         }
         other => super::eval_cmd::parse_baseline(other).map_err(anyhow::Error::msg),
@@ -80,17 +80,18 @@ pub fn default_session(ctx: &Ctx, task: &str) -> PathBuf {
 pub async fn run(ctx: &Ctx, a: RunArgs) -> Result<ExitCode> {
     let set = ctx.tasks()?;
     let task = set.get(&a.task)?;
-    let baseline = pick_baseline(ctx, task, &a.baseline)?;
     let backend = backend(&a.agents, a.provider.as_deref())?;
     let budget = Budget { wall: a.budget, candidates: a.candidates, tokens: a.tokens, device: a.device.unwrap_or(a.budget) };
     let session = a.session.clone().unwrap_or_else(|| default_session(ctx, &a.task));
-    let ev = Arc::new(ctx.evaluator(EvalOptions { baseline, ..Default::default() }).await?);
+    let mut ev = ctx.evaluator(EvalOptions::default()).await?;
+    ev.opts.baseline = pick_baseline(ctx, task, &a.baseline, &ev.opts.target)?;
+    let ev = Arc::new(ev);
     if crate::roofline::Machine::cached(&ctx.paths).is_none() {
         eprintln!("measuring this machine's peak FLOP/s and memory bandwidth for the hardware agent (once)");
         crate::roofline::Machine::measure(&ev.engine, &ctx.paths).await?;
     }
     let spec = RunSpec { task: a.task.clone(), strategy: a.strategy, backend, budget, session: session.clone(), start_node: a.node };
-    eprintln!("{} on {} against the {:?} baseline; session {}", orchestrator::strategy_name(a.strategy), a.task, baseline, session.display());
+    eprintln!("{} on {} against the {:?} baseline; session {}", orchestrator::strategy_name(a.strategy), a.task, ev.opts.baseline, session.display());
     let mut handle = orchestrator::start(ev, Arc::new(set), ctx.paths.clone(), spec, Arc::new(AutoAccept));
     let quiet = a.json;
     while let Some(e) = handle.events.recv().await {
