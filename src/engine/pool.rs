@@ -47,11 +47,18 @@ pub struct Job {
     pub role: Option<Role>,
     /// Run in a worker started for this job alone, killed after it.
     pub fresh: bool,
+    /// Its text is the task's own reference, not a candidate's: the build
+    /// worker that ran it is clean and may be given another job.
+    pub trusted_input: bool,
 }
 
 impl Job {
     pub fn new(op: &'static str, args: Value, timeout: Duration) -> Self {
-        Self { op, args, timeout, exclusive: false, cancel: None, role: None, fresh: false }
+        Self { op, args, timeout, exclusive: false, cancel: None, role: None, fresh: false, trusted_input: false }
+    }
+    pub fn trusted_input_if(mut self, trusted: bool) -> Self {
+        self.trusted_input = trusted;
+        self
     }
     pub fn fresh_if(mut self, fresh: bool) -> Self {
         self.fresh = fresh;
@@ -146,7 +153,7 @@ impl Engine {
         for (role, want) in [(Role::Build, n), (Role::Measure, 1)] {
             let have = self.idle_count(role);
             for _ in have..want {
-                let w = self.spawn(role).await?;
+                let w = self.spawn_quietly(role).await?;
                 self.park(w);
             }
         }
@@ -175,11 +182,20 @@ impl Engine {
         Ok(w)
     }
 
+    /// Starts a worker outside any job, holding the device lock shared:
+    /// `import tvm` is seconds of CPU, and must not run during a timing (in
+    /// this process or another kwb's).
+    async fn spawn_quietly(&self, role: Role) -> Result<Worker, Failure> {
+        let _shared = self.inner.device.read().await;
+        let _device_file = lock_device_file(self.inner.cfg.device_lock_file.clone(), false).await?;
+        self.spawn(role).await
+    }
+
     fn replace_in_background(&self, role: Role) {
         let me = self.clone();
         tokio::spawn(async move {
             if me.idle_count(role) == 0 {
-                if let Ok(w) = me.spawn(role).await {
+                if let Ok(w) = me.spawn_quietly(role).await {
                     me.park(w);
                 }
             }
@@ -224,7 +240,7 @@ impl Engine {
             End::Reply(Ok(msg)) => {
                 if job.fresh {
                     worker.kill().await;
-                } else if role.throwaway() {
+                } else if role.throwaway() && !job.trusted_input {
                     // It parsed candidate text: never reused, replaced at once.
                     worker.kill().await;
                     self.replace_in_background(role);

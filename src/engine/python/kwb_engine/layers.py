@@ -104,10 +104,10 @@ def apply_l2_overrides(ex, ll, overrides):
             raise JobError(errors.SYNTAX_API, f"no kernel `{kernel}` in the generated code", "l2")
         if not before:
             raise JobError(errors.SYNTAX_API, f"no kernel `{kernel}` in the generated code", "l2")
-        l2_policy.check(kernel, new, llvm_ir.extract(ll, kernel), ll)
         after = llvm_ir.defined_in(new)
         if after != before:
             raise JobError(errors.SYNTAX_API, f"an L2 edit of `{kernel}` must define exactly {before}, it defines {after}", "l2")
+        l2_policy.check(kernel, new, llvm_ir.extract(ll, kernel), ll)
         text, start = llvm_ir.splice(text, kernel, new)
         starts = {kernel: start}
     fd, path = tempfile.mkstemp(suffix=".ll")
