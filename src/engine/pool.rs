@@ -194,10 +194,10 @@ impl Engine {
     fn replace_in_background(&self, role: Role) {
         let me = self.clone();
         tokio::spawn(async move {
-            if me.idle_count(role) == 0 {
-                if let Ok(w) = me.spawn_quietly(role).await {
-                    me.park(w);
-                }
+            if me.idle_count(role) == 0
+                && let Ok(w) = me.spawn_quietly(role).await
+            {
+                me.park(w);
             }
         });
     }

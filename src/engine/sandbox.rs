@@ -139,3 +139,35 @@ pub fn apply(cmd: &mut Command, limits: Limits) {
         });
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn roles_follow_the_op_and_only_build_workers_are_thrown_away() {
+        assert_eq!(Role::for_op("derive"), Role::Build);
+        assert_eq!(Role::for_op("time"), Role::Measure);
+        assert_eq!(Role::for_op("tune"), Role::Trusted);
+        assert!(Role::Build.throwaway() && !Role::Measure.throwaway());
+    }
+
+    #[test]
+    fn a_missing_layer_makes_the_summary_incomplete() {
+        let full = json!({
+            "build": {"landlock": {"applied": true, "abi": 7, "network": "no TCP"}, "seccomp": {"applied": false}, "capabilities_dropped": true},
+            "measure": {"landlock": {"applied": true, "abi": 7, "network": "no TCP"}, "seccomp": {"applied": true}, "capabilities_dropped": true},
+        });
+        let (lines, complete) = summary(&full);
+        assert!(complete, "{lines:?}");
+        assert_eq!(lines.len(), 2);
+        let mut partial = full.clone();
+        partial["measure"]["seccomp"] = json!({"applied": false, "why": "seccomp failed: Invalid argument"});
+        let (lines, complete) = summary(&partial);
+        assert!(!complete);
+        assert!(lines[1].contains("NO seccomp (seccomp failed"), "{lines:?}");
+        partial["build"]["landlock"] = json!({"applied": false, "why": "Landlock is not available"});
+        assert!(summary(&partial).0[0].contains("NO Landlock"));
+    }
+}

@@ -115,10 +115,12 @@ pub fn is_reference_text(task: &Task, text: &str) -> bool {
 /// one. Without a host report (no worker started), the target is unchanged.
 pub fn host_target(target: &Value, host: &Value) -> Value {
     let mut t = target.clone();
-    if let (Some(obj), Some(cpu)) = (t.as_object_mut(), host["mcpu"].as_str()) {
-        if obj.get("kind").and_then(Value::as_str) == Some("llvm") && !obj.contains_key("mcpu") && cpu != "generic" {
-            obj.insert("mcpu".into(), Value::from(cpu));
-        }
+    if let (Some(obj), Some(cpu)) = (t.as_object_mut(), host["mcpu"].as_str())
+        && obj.get("kind").and_then(Value::as_str) == Some("llvm")
+        && !obj.contains_key("mcpu")
+        && cpu != "generic"
+    {
+        obj.insert("mcpu".into(), Value::from(cpu));
     }
     t
 }
@@ -319,5 +321,20 @@ impl Evaluator {
                 sandbox: Value::Null,
             },
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::host_target;
+    use serde_json::json;
+
+    #[test]
+    fn the_host_cpu_is_added_to_a_plain_llvm_target_only() {
+        let host = json!({"mcpu": "znver4"});
+        assert_eq!(host_target(&json!({"kind": "llvm", "num-cores": 2}), &host)["mcpu"], "znver4");
+        assert_eq!(host_target(&json!({"kind": "llvm", "mcpu": "skylake"}), &host)["mcpu"], "skylake", "an explicit mcpu is kept");
+        assert!(host_target(&json!({"kind": "cuda"}), &host).get("mcpu").is_none());
+        assert!(host_target(&json!({"kind": "llvm"}), &json!(null)).get("mcpu").is_none(), "no report: unchanged");
     }
 }

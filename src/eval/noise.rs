@@ -20,10 +20,9 @@ impl Evaluator {
         }
         let stem = baseline.file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_default();
         let path = self.paths.baseline_cache().join(format!("{stem}.noise-{}.json", self.opts.noise_runs));
-        if let Some(v) = std::fs::read_to_string(&path).ok().and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok()) {
-            if let Some(n) = v["noise"].as_f64() {
-                return Ok(Some(n));
-            }
+        let cached = std::fs::read_to_string(&path).ok().and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok());
+        if let Some(n) = cached.and_then(|v| v["noise"].as_f64()) {
+            return Ok(Some(n));
         }
         let spec = task.reference_meta().map_err(|e| Failure::new(FailureClass::Task, format!("{e:#}")))?;
         let mut ratios = Vec::new();
