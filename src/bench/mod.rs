@@ -1,5 +1,6 @@
 //! The benchmark table: per-task results and the paper's aggregates.
 
+pub mod coverage;
 pub mod plot;
 pub mod report;
 

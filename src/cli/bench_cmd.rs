@@ -107,7 +107,11 @@ pub async fn run(ctx: &Ctx, a: BenchArgs) -> Result<ExitCode> {
             groups.entry(d.clone()).or_default().push(t.id().to_string());
         }
     }
-    let out = json!({"schema": 1, "suite": a.suite, "agent": a.agent, "baseline": baseline,
+    // fast_p per kind of baseline, and what the tuned baselines amounted to.
+    groups.extend(crate::bench::coverage::groups(&results));
+    let (coverage, coverage_line) = crate::bench::coverage::describe(&ctx.paths, &tasks, &ev.opts.target, &results);
+    let baseline = if a.baseline == "default" { baseline } else { format!("{baseline}\n{coverage_line}") };
+    let out = json!({"schema": 1, "suite": a.suite, "agent": a.agent, "baseline": baseline, "baseline_coverage": coverage,
                      "aggregate": aggregate(&results), "by_group": crate::bench::breakdown(&results, &groups), "results": results,
                      "agent_runs": runs, "budget_per_task_s": a.budget.as_secs_f64(), "max_candidates": a.max_candidates});
     if let Some(dir) = &a.out {

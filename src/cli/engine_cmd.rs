@@ -150,7 +150,9 @@ async fn bench(ctx: &Ctx, suite: &str, repeats: usize) -> Result<ExitCode> {
     let mut overheads = Vec::new();
     let mut shares = Vec::new();
     for t in &tasks {
-        let source = t.reference_text()?;
+        // Timed as a candidate would be: text that is not byte for byte the
+        // reference, so each build runs in a build worker thrown away after it.
+        let source = format!("{}\n# evaluated as a candidate\n", t.reference_text()?);
         for round in 0..3 {
             let r = ev.evaluate(t, &source).await;
             if let Some(f) = &r.failure {
