@@ -121,3 +121,25 @@ fn every_shipped_reference_is_correct_and_validly_timed() {
     eprintln!("timings left invalid (kernels under {TIMED_FLOOR_MS} ms): {short_and_noisy:?}");
     assert!(short_and_noisy.len() * 10 <= set.tasks.len(), "too many invalid timings: {short_and_noisy:?}");
 }
+
+/// Recorded outputs are checked against the hashes written at import: an
+/// output file changed afterwards (say, to match a wrong candidate) is
+/// refused as a task problem before any candidate is compared with it.
+#[test]
+fn changed_reference_outputs_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let task_dir = dir.path().join("l1").join("relu");
+    std::fs::create_dir_all(task_dir.join("outputs")).unwrap();
+    let src = common::repo().join("tasks/l1/relu");
+    for f in ["task.toml", "model.py", "reference.py", "reference.json", "outputs/seed0.npz", "outputs/seed1.npz", "outputs/seed2.npz"] {
+        std::fs::copy(src.join(f), task_dir.join(f)).unwrap();
+    }
+    let run = || kwb().env("KWB_TASKS", dir.path()).args(["eval", "--json", "--task", "relu"]).output().unwrap();
+    let ok: serde_json::Value = serde_json::from_slice(&run().stdout).unwrap();
+    assert_eq!(ok["correct"], true, "{}", ok["failure"]);
+    // Replace seed 1's outputs with seed 0's: a valid file, just not the recorded one.
+    std::fs::copy(src.join("outputs/seed0.npz"), task_dir.join("outputs/seed1.npz")).unwrap();
+    let bad: serde_json::Value = serde_json::from_slice(&run().stdout).unwrap();
+    assert_eq!(bad["failure_class"], "task", "{bad}");
+    assert!(bad["failure"]["message"].as_str().unwrap().contains("changed since the task was imported"), "{}", bad["failure"]);
+}

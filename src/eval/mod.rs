@@ -213,6 +213,7 @@ impl Evaluator {
         r.peak_memory_bytes = built.result["memory"]["peak_bytes"].as_u64();
         // 2. Correctness on every seed, then a re-run on perturbed inputs
         //    against the baseline (catches results cached across calls).
+        task.verify_outputs().map_err(|e| Failure::new(FailureClass::Task, format!("{e:#}")).at("reference"))?;
         let (baseline, label) = self.baseline_artifact_timed(task, clock).await?;
         r.manifest.baseline = label;
         let tol = task.meta.tolerance;

@@ -109,6 +109,10 @@ pub struct ReferenceMeta {
     /// FLOPs, compulsory bytes moved and parameter count, from the Relax module.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub size: Option<TaskSize>,
+    /// sha256 of each recorded output file, written at import and checked
+    /// before every correctness run.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub outputs_sha256: std::collections::BTreeMap<String, String>,
 }
 
 #[derive(Debug, Clone, Copy, Serialize, Deserialize)]

@@ -74,6 +74,20 @@ impl Task {
     }
 
     /// Identifies the task's reference program and its recorded outputs; keys caches.
+    /// The recorded outputs are what the import wrote: each file's sha256
+    /// against the one in reference.json. Older tasks without a record pass.
+    pub fn verify_outputs(&self) -> Result<()> {
+        let meta = self.reference_meta()?;
+        for (file, want) in &meta.outputs_sha256 {
+            let path = self.outputs_dir().join(file);
+            let bytes = std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
+            if hex::encode(Sha256::digest(&bytes)) != *want {
+                bail!("{} changed since the task was imported (its sha256 is not the one in reference.json): re-import the task with `kwb tasks import`", path.display());
+            }
+        }
+        Ok(())
+    }
+
     pub fn content_hash(&self) -> Result<String> {
         let mut h = Sha256::new();
         h.update(self.reference_text()?.as_bytes());

@@ -195,6 +195,11 @@ def import_task(args):
         "overrides": args.get("overrides") or {},
         "torch": torch.__version__,
         "generator": "numpy.default_rng([seed, arg_index]) v1",
+        # Verified before every check, so outputs changed after import are refused.
+        "outputs_sha256": {
+            f"seed{seed}.npz": hashlib.sha256(open(os.path.join(out_dir, "outputs", f"seed{seed}.npz"), "rb").read()).hexdigest()
+            for seed in gen.SEEDS
+        },
     }
     from . import layers
 
