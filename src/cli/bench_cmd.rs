@@ -63,9 +63,10 @@ pub async fn run(ctx: &Ctx, a: BenchArgs) -> Result<ExitCode> {
     }
     let strategy = super::bench_agents::parse_agent(&a.agent)?;
     let fixed = if a.baseline == "auto" { crate::baseline::BaselineKind::Default } else { super::eval_cmd::parse_baseline(&a.baseline).map_err(anyhow::Error::msg)? };
-    let ev = ctx.evaluator(EvalOptions { pairs: a.pairs, baseline: fixed, ..Default::default() }).await?;
+    let noise_runs = crate::eval::BENCH_NOISE_RUNS;
+    let ev = ctx.evaluator(EvalOptions { pairs: a.pairs, baseline: fixed, noise_runs, ..Default::default() }).await?;
     // With `auto`, tasks that have a tuning are timed against it by a second evaluator on the same engine.
-    let tuned_ev = crate::eval::Evaluator::new(ev.engine.clone(), ctx.paths.clone(), EvalOptions { pairs: a.pairs, baseline: crate::baseline::BaselineKind::Tuned, ..Default::default() });
+    let tuned_ev = crate::eval::Evaluator::new(ev.engine.clone(), ctx.paths.clone(), EvalOptions { pairs: a.pairs, baseline: crate::baseline::BaselineKind::Tuned, noise_runs, ..Default::default() });
     if crate::roofline::Machine::cached(&ctx.paths).is_none() {
         eprintln!("measuring this machine's peak FLOP/s and memory bandwidth for roofline shares (once)");
         crate::roofline::Machine::measure(&ev.engine, &ctx.paths).await?;

@@ -6,6 +6,9 @@
 //! once per task, baseline and machine, and the largest deviation from 1.0
 //! is kept beside the baseline; fast_p widens every interval by it.
 
+/// Self-comparisons per task that `kwb bench` asks for.
+pub const BENCH_NOISE_RUNS: u32 = 3;
+
 use super::{Clock, Evaluator};
 use crate::failure::{Failure, FailureClass};
 use crate::tasks::Task;
