@@ -151,7 +151,7 @@ async fn bench(ctx: &Ctx, suite: &str, repeats: usize) -> Result<ExitCode> {
     let mut shares = Vec::new();
     for t in &tasks {
         // Timed as a candidate would be: text that is not byte for byte the
-        // reference, so each build runs in a build worker thrown away after it.
+        // reference (each build job runs in a process forked for it).
         let source = format!("{}\n# evaluated as a candidate\n", t.reference_text()?);
         for round in 0..3 {
             let r = ev.evaluate(t, &source).await;

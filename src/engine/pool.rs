@@ -5,8 +5,9 @@
 //! exclusively, so nothing else of kwb's runs on the CPU during a measurement.
 //! A worker that dies, hangs or is cancelled is killed with its process group
 //! and replaced in the background; the job is reported failed with its class.
-//! Workers are kept per role (see `sandbox::Role`): a build worker is thrown
-//! away after each job, so the process that times never parsed a candidate.
+//! Workers are kept per role (see `sandbox::Role`): a build worker runs each
+//! job in a child forked for it, so no process that parsed a candidate
+//! outlives its job, and the process that times never parsed one.
 
 use super::pyenv::PythonEnv;
 use super::sandbox::{Limits, Role};
@@ -47,18 +48,11 @@ pub struct Job {
     pub role: Option<Role>,
     /// Run in a worker started for this job alone, killed after it.
     pub fresh: bool,
-    /// Its text is the task's own reference, not a candidate's: the build
-    /// worker that ran it is clean and may be given another job.
-    pub trusted_input: bool,
 }
 
 impl Job {
     pub fn new(op: &'static str, args: Value, timeout: Duration) -> Self {
-        Self { op, args, timeout, exclusive: false, cancel: None, role: None, fresh: false, trusted_input: false }
-    }
-    pub fn trusted_input_if(mut self, trusted: bool) -> Self {
-        self.trusted_input = trusted;
-        self
+        Self { op, args, timeout, exclusive: false, cancel: None, role: None, fresh: false }
     }
     pub fn fresh_if(mut self, fresh: bool) -> Self {
         self.fresh = fresh;
@@ -240,10 +234,6 @@ impl Engine {
             End::Reply(Ok(msg)) => {
                 if job.fresh {
                     worker.kill().await;
-                } else if role.throwaway() && !job.trusted_input {
-                    // It parsed candidate text: never reused, replaced at once.
-                    worker.kill().await;
-                    self.replace_in_background(role);
                 } else {
                     self.park(worker);
                 }

@@ -7,8 +7,9 @@
 //! so no API key can reach it.
 //!
 //! Work is split by role. A *build* worker turns candidate text into an
-//! artifact and is thrown away after every job, so nothing a candidate did
-//! to its interpreter outlives it. A *measure* worker only loads built
+//! artifact, each job in a child forked from it (TVM imported, no candidate
+//! seen) that exits after the job, so nothing a candidate did to its
+//! interpreter outlives it. A *measure* worker only loads built
 //! artifacts, checks and times them, and never parses candidate text. Both
 //! confine themselves at start (`kwb_engine/confine.py`: Landlock, seccomp,
 //! no capabilities); *trusted* work (tuning the reference, importing a task,
@@ -51,10 +52,6 @@ impl Role {
         }
     }
 
-    /// A worker that parsed candidate text is never given another job.
-    pub fn throwaway(self) -> bool {
-        self == Role::Build
-    }
 }
 
 /// One line per confined role saying what its sandbox applied, and whether
@@ -146,11 +143,10 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn roles_follow_the_op_and_only_build_workers_are_thrown_away() {
+    fn roles_follow_the_op() {
         assert_eq!(Role::for_op("derive"), Role::Build);
         assert_eq!(Role::for_op("time"), Role::Measure);
         assert_eq!(Role::for_op("tune"), Role::Trusted);
-        assert!(Role::Build.throwaway() && !Role::Measure.throwaway());
     }
 
     #[test]

@@ -106,13 +106,6 @@ impl Default for EvalOptions {
     }
 }
 
-/// Whether `text` is byte for byte the task's own reference (a file of the
-/// task, not a candidate's): a build worker that built only such text may
-/// be given another job.
-pub fn is_reference_text(task: &Task, text: &str) -> bool {
-    task.reference_text().is_ok_and(|r| r == text)
-}
-
 /// `target` with the host's `mcpu` added when it is an LLVM target without
 /// one. Without a host report (no worker started), the target is unchanged.
 pub fn host_target(target: &Value, host: &Value) -> Value {
@@ -172,14 +165,12 @@ impl Evaluator {
 
     pub(crate) fn build_job(&self, task: &Task, source: &BuildSource, artifact: &std::path::Path) -> Result<Job, Failure> {
         let spec = task.reference_meta().map_err(|e| Failure::new(FailureClass::Task, format!("{e:#}")))?;
-        let job = Job::new(
+        Ok(Job::new(
             "build",
             json!({"source": source.text, "stage": source.stage, "l2_overrides": source.l2_overrides, "task_dtype": task.meta.dtype,
                    "target": self.opts.target, "artifact": artifact, "args_spec": spec.args}),
             self.opts.build_timeout,
-        );
-        let reference = source.stage == "l0" && source.l2_overrides.is_empty() && is_reference_text(task, &source.text);
-        Ok(job.trusted_input_if(reference))
+        ))
     }
 
     /// Evaluates a standalone module text (L0, or a lowered module).

@@ -156,8 +156,7 @@ pub async fn derive(ev: &Evaluator, task: &Task, mut args: Value) -> std::result
     args["target"] = ev.opts.target.clone();
     args["args_spec"] = serde_json::to_value(&spec.args).unwrap_or(Value::Null);
     let l0 = args["l0"].as_str().map(str::to_string);
-    let reference = args.get("l1_module").is_none() && l0.as_deref().is_some_and(|t| crate::eval::is_reference_text(task, t));
-    let out = ev.engine.run(Job::new("derive", args, Duration::from_secs(300)).trusted_input_if(reference)).await?;
+    let out = ev.engine.run(Job::new("derive", args, Duration::from_secs(300))).await?;
     let r = out.result;
     let map = |v: &Value| -> BTreeMap<String, String> { serde_json::from_value(v.clone()).unwrap_or_default() };
     Ok(LayerTexts {

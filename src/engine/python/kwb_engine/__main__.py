@@ -54,10 +54,11 @@ def main():
     from . import confine
 
     sandbox = confine.apply()
+    fork_per_job = sandbox.get("role") == "build"
+    sandbox["fork_per_job"] = fork_per_job
     import tvm  # noqa: F401  (warm the import once per worker)
 
     from . import build, check, doctor, errors, layers, machine, moves, profile, timing, tune
-    from .errors import JobError
 
     def import_task(args):
         from . import importer  # needs torch: imported only when asked
@@ -114,20 +115,57 @@ def main():
             continue
         args = req.get("args") or {}
         _limit_cpu(args.pop("_cpu_limit_s", None))
-        t0 = time.perf_counter()
+        if fork_per_job:
+            _run_forked(send, rid, handler, args)
+        else:
+            _run(send, rid, handler, args)
+
+
+def _run(send, rid, handler, args):
+    from . import errors
+    from .errors import JobError
+
+    t0 = time.perf_counter()
+    try:
+        result = handler(args)
+        result["worker_s"] = time.perf_counter() - t0
+        send({"v": PROTOCOL_VERSION, "id": rid, "ok": True, "result": result})
+    except JobError as e:
+        send({"v": PROTOCOL_VERSION, "id": rid, "ok": False, "error": e.to_json()})
+    except MemoryError as e:
+        send({"v": PROTOCOL_VERSION, "id": rid, "ok": False,
+              "error": {"class": errors.MEMORY, "message": f"out of memory: {e}"}})
+    except Exception as e:
+        send({"v": PROTOCOL_VERSION, "id": rid, "ok": False,
+              "error": {"class": errors.INTERNAL, "message": f"{type(e).__name__}: {e}",
+                        "traceback": traceback.format_exc()[-4000:]}})
+
+
+def _run_forked(send, rid, handler, args):
+    """A build worker never parses candidate text itself: each job runs in a
+    child forked from it (TVM already imported, nothing of any candidate
+    seen), which replies and exits, so whatever a candidate did to its
+    interpreter dies with that job. A child that dies without a reply is
+    reported here, with how it died."""
+    import signal
+
+    from . import errors
+
+    pid = os.fork()
+    if pid == 0:
+        code = 0
         try:
-            result = handler(args)
-            result["worker_s"] = time.perf_counter() - t0
-            send({"v": PROTOCOL_VERSION, "id": rid, "ok": True, "result": result})
-        except JobError as e:
-            send({"v": PROTOCOL_VERSION, "id": rid, "ok": False, "error": e.to_json()})
-        except MemoryError as e:
-            send({"v": PROTOCOL_VERSION, "id": rid, "ok": False,
-                  "error": {"class": errors.MEMORY, "message": f"out of memory: {e}"}})
-        except Exception as e:
-            send({"v": PROTOCOL_VERSION, "id": rid, "ok": False,
-                  "error": {"class": errors.INTERNAL, "message": f"{type(e).__name__}: {e}",
-                            "traceback": traceback.format_exc()[-4000:]}})
+            _run(send, rid, handler, args)
+        except BaseException:
+            code = 1
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    if os.WIFSIGNALED(status) or os.WEXITSTATUS(status) != 0:
+        how = f"killed by {signal.Signals(os.WTERMSIG(status)).name}" if os.WIFSIGNALED(status) else f"exited with {os.WEXITSTATUS(status)}"
+        cls = errors.TIMEOUT if os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGXCPU else errors.CRASH
+        send({"v": PROTOCOL_VERSION, "id": rid, "ok": False,
+              "error": {"class": cls, "message": f"the build process died ({how})"}})
 
 
 if __name__ == "__main__":
