@@ -27,7 +27,10 @@ fn req(parent: u32, layer: Layer, kernel: Option<&str>, body: EditBody, why: &st
 
 /// Builds the tree; returns the log's path (kept in a temp dir that lives for the test).
 async fn build_tree(dir: &std::path::Path) -> std::path::PathBuf {
-    let opts = EvalOptions { pairs: 5, max_rounds: 1, ..common::quick_opts() };
+    // This test is about trees, not timing precision: five pairs on a busy
+    // machine rarely reach the default 1% interval, and `best` needs a
+    // valid timing to exist.
+    let opts = EvalOptions { pairs: 5, max_rounds: 1, max_ci: 0.25, ..common::quick_opts() };
     let ev = common::evaluator(opts).await;
     let set = common::tasks();
     let task = set.get("relu").unwrap();
