@@ -41,6 +41,9 @@ async fn an_llm_flat_run_proposes_through_http_and_records_tokens_not_keys() {
     assert!(out.status.success(), "{all}");
     let log = std::fs::read_to_string(&session).unwrap();
     assert!(!log.contains(KEY) && !all.contains(KEY), "the API key leaked");
+    // Long texts are stored deflated: look in them too.
+    let loaded = kwb::session::load(&session).unwrap();
+    assert!(!serde_json::to_string(&loaded.events).unwrap().contains(KEY), "the API key leaked into a text");
     let events: Vec<Value> = log.lines().skip(1).map(|l| serde_json::from_str(l).unwrap()).collect();
     // The garbage reply was recorded as the agent giving up that turn.
     assert!(events.iter().any(|e| e["type"] == "note" && e["text"].as_str().unwrap_or("").to_lowercase().contains("malformed")), "{log}");

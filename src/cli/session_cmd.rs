@@ -101,6 +101,12 @@ pub enum SessionCmd {
         #[arg(long)]
         progress: bool,
     },
+    /// Rewrite a log in the current schema (each layer text stored once), events numbered and timed as they were.
+    Convert {
+        session: String,
+        #[arg(long)]
+        out: PathBuf,
+    },
     /// Measure loading a large log and diffing large texts.
     Bench {
         #[arg(long, default_value_t = 100_000)]
@@ -258,6 +264,7 @@ pub async fn run(ctx: &Ctx, cmd: SessionCmd) -> Result<ExitCode> {
         SessionCmd::Fork { session, out, upto, progress } => {
             let loaded = load(&session_path(ctx, &session))?;
             let mut header = loaded.header.clone();
+            header.kwb_session = crate::session::SCHEMA_VERSION;
             header.id = out.file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_default();
             let mut log = crate::session::SessionLog::create(&out, &header)?;
             let mut stdout = std::io::stdout().lock();
@@ -272,6 +279,15 @@ pub async fn run(ctx: &Ctx, cmd: SessionCmd) -> Result<ExitCode> {
             if !progress {
                 eprintln!("forked the events of {session} into {}", out.display());
             }
+            Ok(ExitCode::SUCCESS)
+        }
+        SessionCmd::Convert { session, out } => {
+            let src = session_path(ctx, &session);
+            for w in crate::session::SessionLog::convert(&src, &out)? {
+                eprintln!("warning: {}: {w}", src.display());
+            }
+            let (a, b) = (std::fs::metadata(&src)?.len(), std::fs::metadata(&out)?.len());
+            eprintln!("{} ({:.1} MiB) -> {} ({:.1} MiB)", src.display(), a as f64 / 1048576.0, out.display(), b as f64 / 1048576.0);
             Ok(ExitCode::SUCCESS)
         }
         SessionCmd::Bench { events, lines } => super::session_bench::run(events, lines),

@@ -58,6 +58,13 @@ pub struct LayerTexts {
 }
 
 impl LayerTexts {
+    /// Every text this node holds, each layer and kernel.
+    pub fn for_each_text(&self, mut f: impl FnMut(&str)) {
+        f(&self.l0);
+        f(&self.l1_module);
+        self.l1.values().chain(self.l2.values()).chain(self.l2_overrides.values()).for_each(|t| f(t));
+    }
+
     /// The text of one layer (for L1 and L2, of one kernel; None for the whole L1 module).
     pub fn text(&self, layer: Layer, kernel: Option<&str>) -> Option<&str> {
         match (layer, kernel) {

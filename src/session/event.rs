@@ -1,13 +1,15 @@
-//! What a session log records. Schema history: version 1 is the first and
-//! current one; `tests/fixtures/sessions/` keeps a log of every version, and a
-//! test loads each, so an older session always opens.
+//! What a session log records. Schema history: version 1 wrote every
+//! layer's text in every `edit` event; version 2 (current) writes each
+//! distinct text once per log (`text_store`). `tests/fixtures/sessions/`
+//! keeps a log of every version, and a test loads each, so an older session
+//! always opens.
 
 use crate::eval::EvalResult;
 use crate::ir::{Layer, LayerTexts};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-pub const SCHEMA_VERSION: u32 = 1;
+pub const SCHEMA_VERSION: u32 = 2;
 
 /// The first line of a log.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -44,6 +46,9 @@ pub struct NodeRecord {
     /// For an L1 edit made as a schedule trace: the s_tir primitives applied.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trace: Option<Vec<String>>,
+    /// Schema 2 writes hashes under `texts_ref` (see `text_store`); the
+    /// loader puts the texts back.
+    #[serde(alias = "texts_ref")]
     pub texts: LayerTexts,
 }
 

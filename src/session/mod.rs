@@ -4,6 +4,7 @@
 pub mod event;
 pub mod log;
 pub mod runner;
+pub mod text_store;
 pub mod tree;
 
 pub use runner::{EditBody, EditRequest, SessionRunner};
