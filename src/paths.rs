@@ -45,6 +45,10 @@ impl Paths {
     pub fn baseline_cache(&self) -> PathBuf {
         self.data.join("cache").join("baselines")
     }
+    /// Reference outputs computed on this machine (see `eval::reference_outputs`).
+    pub fn reference_outputs(&self) -> PathBuf {
+        self.data.join("cache").join("reference-outputs")
+    }
     pub fn log_dir(&self) -> PathBuf {
         self.state.join("logs")
     }

@@ -44,7 +44,7 @@ fn kernelbench_file_sized_for_a_gpu_is_refused_then_imported_with_overrides() {
 
     let ok = import("19_ReLU.py", &dest, &["--set", "batch_size=16", "--set", "dim=1024", "--id", "relu_kb"]);
     assert!(ok.status.success(), "{}", text(&ok));
-    for f in ["model.py", "task.toml", "reference.py", "reference.json", "outputs/seed0.npz", "outputs/seed1.npz", "outputs/seed2.npz"] {
+    for f in ["model.py", "task.toml", "reference.py", "reference.json", "outputs/seed0.digest.npz", "outputs/seed1.digest.npz", "outputs/seed2.digest.npz"] {
         assert!(dest.join(f).exists(), "{f} missing");
     }
     let meta: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dest.join("reference.json")).unwrap()).unwrap();

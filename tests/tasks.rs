@@ -30,7 +30,7 @@ fn bundled_suite_has_ten_level_one_tasks_and_a_smoke_suite() {
         let r = t.reference_meta().expect("every shipped task is imported");
         assert!(!r.args.is_empty());
         for seed in 0..3 {
-            assert!(t.outputs_dir().join(format!("seed{seed}.npz")).exists(), "{} lacks seed {seed}", t.id());
+            assert!(t.outputs_dir().join(format!("seed{seed}.digest.npz")).exists(), "{} lacks seed {seed}", t.id());
         }
     }
     assert_eq!(set.suite("smoke").unwrap().len(), 3);
@@ -125,22 +125,56 @@ fn every_shipped_reference_is_correct_and_validly_timed() {
 
 /// Recorded outputs are checked against the hashes written at import: an
 /// output file changed afterwards (say, to match a wrong candidate) is
-/// refused as a task problem before any candidate is compared with it.
+/// refused as a task problem before any candidate is compared with it. A
+/// digest re-recorded with its hash, and a reference program changed after
+/// import, are caught by the reference built here disagreeing with it.
 #[test]
 fn changed_reference_outputs_are_refused() {
     let dir = tempfile::tempdir().unwrap();
     let task_dir = dir.path().join("l1").join("relu");
     std::fs::create_dir_all(task_dir.join("outputs")).unwrap();
     let src = common::repo().join("tasks/l1/relu");
-    for f in ["task.toml", "model.py", "reference.py", "reference.json", "outputs/seed0.npz", "outputs/seed1.npz", "outputs/seed2.npz"] {
-        std::fs::copy(src.join(f), task_dir.join(f)).unwrap();
-    }
-    let run = || kwb().env("KWB_TASKS", dir.path()).args(["eval", "--json", "--task", "relu"]).output().unwrap();
-    let ok: serde_json::Value = serde_json::from_slice(&run().stdout).unwrap();
+    let files = ["task.toml", "model.py", "reference.py", "reference.json", "outputs/seed0.digest.npz", "outputs/seed1.digest.npz", "outputs/seed2.digest.npz"];
+    let restore = || {
+        for f in files {
+            std::fs::copy(src.join(f), task_dir.join(f)).unwrap();
+        }
+    };
+    restore();
+    let run = || -> serde_json::Value { serde_json::from_slice(&kwb().env("KWB_TASKS", dir.path()).args(["eval", "--json", "--task", "relu"]).output().unwrap().stdout).unwrap() };
+    let ok = run();
     assert_eq!(ok["correct"], true, "{}", ok["failure"]);
-    // Replace seed 1's outputs with seed 0's: a valid file, just not the recorded one.
-    std::fs::copy(src.join("outputs/seed0.npz"), task_dir.join("outputs/seed1.npz")).unwrap();
-    let bad: serde_json::Value = serde_json::from_slice(&run().stdout).unwrap();
+    // Replace seed 1's digest with seed 0's: a valid file, just not the recorded one.
+    std::fs::copy(src.join("outputs/seed0.digest.npz"), task_dir.join("outputs/seed1.digest.npz")).unwrap();
+    let bad = run();
     assert_eq!(bad["failure_class"], "task", "{bad}");
     assert!(bad["failure"]["message"].as_str().unwrap().contains("changed since the task was imported"), "{}", bad["failure"]);
+    // The same, with its hash recorded too: the reference no longer agrees.
+    let meta_path = task_dir.join("reference.json");
+    let mut meta: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&meta_path).unwrap()).unwrap();
+    meta["outputs_sha256"]["seed1.digest.npz"] = meta["outputs_sha256"]["seed0.digest.npz"].clone();
+    std::fs::write(&meta_path, meta.to_string()).unwrap();
+    let bad = run();
+    assert_eq!(bad["failure_class"], "task", "{bad}");
+    assert!(bad["failure"]["message"].as_str().unwrap().contains("disagrees with PyTorch's recorded outputs"), "{}", bad["failure"]);
+    // A reference program changed after import (off by 1e-3 where positive).
+    restore();
+    let reference = std::fs::read_to_string(src.join("reference.py")).unwrap();
+    let shifted = reference.replace("R.nn.relu(x)", "R.nn.relu(R.add(x, R.const(0.001, \"float32\")))");
+    assert_ne!(shifted, reference);
+    std::fs::write(task_dir.join("reference.py"), shifted).unwrap();
+    let bad = run();
+    assert_eq!(bad["failure_class"], "task", "{bad}");
+    assert!(bad["failure"]["message"].as_str().unwrap().contains("disagrees with PyTorch's recorded outputs"), "{}", bad["failure"]);
+}
+
+/// The checkout travels to other machines (a copy of at most 64 MiB): its
+/// tracked files stay under 40 MiB.
+#[test]
+fn tracked_files_stay_under_40_mib() {
+    let out = Command::new("git").arg("-C").arg(common::repo()).args(["ls-files", "-z"]).output().expect("git runs");
+    assert!(out.status.success(), "git ls-files: {}", String::from_utf8_lossy(&out.stderr));
+    let total: u64 = out.stdout.split(|b| *b == 0).filter(|p| !p.is_empty()).filter_map(|p| std::fs::metadata(common::repo().join(String::from_utf8_lossy(p).as_ref())).ok()).map(|m| m.len()).sum();
+    assert!(total > 1 << 20, "the listing found the repository ({total} bytes)");
+    assert!(total < 40 << 20, "tracked files are {:.1} MiB", total as f64 / 1048576.0);
 }

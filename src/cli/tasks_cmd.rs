@@ -215,16 +215,22 @@ async fn check(ctx: &Ctx, suite: Option<String>) -> Result<ExitCode> {
 
 async fn check_one(ev: &crate::eval::Evaluator, t: &crate::tasks::Task) -> Result<String> {
     let spec = t.reference_meta()?;
+    // For a task with a digest of PyTorch's outputs, this is where the
+    // reference built here is held to it.
+    let truth = ev.reference_outputs(t).await.map_err(|f| anyhow::anyhow!("{f}"))?;
     let artifact = ev.baseline_artifact(t).await.map_err(|f| anyhow::anyhow!("{f}"))?;
     let job = crate::engine::Job::new(
         "check",
-        json!({"artifact": artifact, "args_spec": spec.args, "outputs_dir": t.outputs_dir(), "atol": t.meta.tolerance.atol, "rtol": t.meta.tolerance.rtol}),
+        json!({"artifact": artifact, "args_spec": spec.args, "outputs_dir": truth, "atol": t.meta.tolerance.atol, "rtol": t.meta.tolerance.rtol}),
         std::time::Duration::from_secs(120),
     );
     let out = ev.engine.run(job).await.map_err(|f| anyhow::anyhow!("{f}"))?;
     let errs: Vec<String> = out.result["seeds"].as_array().into_iter().flatten().map(|s| s["max_abs_err"].as_f64().map(|e| format!("{e:.1e}")).unwrap_or("-".into())).collect();
     if out.result["correct"] != true {
         bail!("{}", out.result["failure"]["message"].as_str().unwrap_or("reference differs from its recorded outputs"));
+    }
+    if let Some(e) = crate::eval::errors_against_pytorch(&truth) {
+        return Ok(format!("{} (sampled, against PyTorch's)", e.iter().map(|e| format!("{e:.1e}")).collect::<Vec<_>>().join(" ")));
     }
     Ok(errs.join(" "))
 }

@@ -61,7 +61,7 @@ impl Evaluator {
     }
 
     /// One build of the reference, plain or with a tuning database, cached by content.
-    async fn built_baseline(&self, task: &Task, tuned: Option<&std::path::Path>, clock: &mut Clock) -> Result<PathBuf, Failure> {
+    pub(super) async fn built_baseline(&self, task: &Task, tuned: Option<&std::path::Path>, clock: &mut Clock) -> Result<PathBuf, Failure> {
         let task_err = |e: anyhow::Error| Failure::new(FailureClass::Task, format!("{e:#}"));
         let key = {
             let mut h = Sha256::new();
@@ -105,7 +105,7 @@ impl Evaluator {
 
 }
 
-fn file_sha256(path: &std::path::Path) -> std::io::Result<String> {
+pub(super) fn file_sha256(path: &std::path::Path) -> std::io::Result<String> {
     Ok(hex::encode(Sha256::digest(std::fs::read(path)?)))
 }
 

@@ -1,6 +1,7 @@
 //! Tasks: discovery under a tasks directory, loading with clear errors, and
 //! named suites. A task directory holds model.py (KernelBench format),
-//! task.toml, reference.py (TVMScript), reference.json and outputs/seedN.npz.
+//! task.toml, reference.py (TVMScript), reference.json and outputs/seedN.digest.npz
+//! (a digest of PyTorch's outputs; older imports: outputs/seedN.npz in full).
 
 pub mod import;
 pub mod meta;
@@ -88,12 +89,21 @@ impl Task {
         Ok(())
     }
 
+    /// Whether the task ships a digest of PyTorch's outputs (checks then
+    /// compare with the reference built on this machine, once it agrees
+    /// with the digest) rather than the outputs themselves.
+    pub fn has_output_digest(&self) -> bool {
+        self.outputs_dir().join("seed0.digest.npz").is_file()
+    }
+
     pub fn content_hash(&self) -> Result<String> {
         let mut h = Sha256::new();
         h.update(self.reference_text()?.as_bytes());
-        h.update(serde_json::to_vec(&self.reference_meta()?.args)?);
-        for seed in 0..3 {
-            if let Ok(b) = std::fs::read(self.outputs_dir().join(format!("seed{seed}.npz"))) {
+        let meta = self.reference_meta()?;
+        h.update(serde_json::to_vec(&meta.args)?);
+        let names: Vec<String> = if meta.outputs_sha256.is_empty() { (0..3).map(|s| format!("seed{s}.npz")).collect() } else { meta.outputs_sha256.keys().cloned().collect() };
+        for name in names {
+            if let Ok(b) = std::fs::read(self.outputs_dir().join(name)) {
                 h.update(&b);
             }
         }

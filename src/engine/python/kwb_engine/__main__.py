@@ -58,7 +58,7 @@ def main():
     sandbox["fork_per_job"] = fork_per_job
     import tvm  # noqa: F401  (warm the import once per worker)
 
-    from . import build, check, doctor, errors, layers, machine, moves, profile, timing, tune
+    from . import build, check, doctor, errors, layers, machine, moves, output_digest, profile, timing, tune
 
     def import_task(args):
         from . import importer  # needs torch: imported only when asked
@@ -80,6 +80,7 @@ def main():
         "tuned_module": tune.tuned_module,
         "best_traces": tune.best_traces,
         "check": check.check,
+        "reference_outputs": output_digest.reference_outputs,
         "time": timing.paired,
         "doctor": doctor.doctor,
         "import_task": import_task,

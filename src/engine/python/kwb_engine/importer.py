@@ -2,21 +2,24 @@
 
 Produces, under out_dir: reference.py (the Relax module as TVMScript),
 reference.json (main's arguments with their generator specs, the outputs'
-shapes and dtypes, provenance) and outputs/seed{N}.npz recorded from PyTorch
-with inputs and parameters from the seeded generator (gen.py). It then builds
-the Relax reference with TVM and compares it with PyTorch on every seed, so a
-frontend that lowers an op differently is reported with its figure.
+shapes and dtypes, provenance) and outputs/seed{N}.digest.npz, a digest of
+PyTorch's outputs (output_digest.py) with inputs and parameters from the
+seeded generator (gen.py). It then builds the Relax reference with TVM and
+compares it with PyTorch's full outputs on every seed, so a frontend that
+lowers an op differently is reported with its figure.
 """
 
 import hashlib
 import importlib.util
 import json
 import os
+import shutil
 import sys
+import tempfile
 
 import numpy as np
 
-from . import build, check, errors, gen
+from . import build, check, errors, gen, output_digest
 from .errors import JobError
 
 NEAR_ZERO_RMS = 1e-6
@@ -163,6 +166,8 @@ def import_task(args):
             a["init"] = init
 
     os.makedirs(os.path.join(out_dir, "outputs"), exist_ok=True)
+    # PyTorch's full outputs serve this import's own check, then go.
+    full_dir = tempfile.mkdtemp(prefix="kwb-import-")
     user_inputs = [i for i, a in enumerate(args_spec) if a["role"] == "input"]
     outputs_spec = None
     for seed in gen.SEEDS:
@@ -180,7 +185,10 @@ def import_task(args):
                 rms = float(np.sqrt(np.mean(o.astype(np.float64) ** 2)))
                 if rms < NEAR_ZERO_RMS:
                     raise JobError(errors.TASK, f"seed {seed}: output {i} is near zero (rms {rms:.3g}): a zero candidate would pass; give live inputs or parameters with [inits] in task.toml", "reference")
-        np.savez_compressed(os.path.join(out_dir, "outputs", f"seed{seed}.npz"), **{f"out{i}": o for i, o in enumerate(outs)})
+        np.savez(os.path.join(full_dir, f"seed{seed}.npz"), **{f"out{i}": o for i, o in enumerate(outs)})
+        output_digest.write(os.path.join(out_dir, "outputs", output_digest.digest_name(seed)), outs, seed)
+        if output_digest.verify(outs, output_digest.load(os.path.join(out_dir, "outputs", output_digest.digest_name(seed))), seed, atol, rtol):
+            raise JobError(errors.INTERNAL, f"seed {seed}: PyTorch's outputs do not pass their own digest", "reference")
         outputs_spec = [{"shape": list(o.shape), "dtype": str(o.dtype)} for o in outs]
 
     with open(os.path.join(out_dir, "reference.py"), "w") as f:
@@ -197,7 +205,7 @@ def import_task(args):
         "generator": "numpy.default_rng([seed, arg_index]) v1",
         # Verified before every check, so outputs changed after import are refused.
         "outputs_sha256": {
-            f"seed{seed}.npz": hashlib.sha256(open(os.path.join(out_dir, "outputs", f"seed{seed}.npz"), "rb").read()).hexdigest()
+            output_digest.digest_name(seed): hashlib.sha256(open(os.path.join(out_dir, "outputs", output_digest.digest_name(seed)), "rb").read()).hexdigest()
             for seed in gen.SEEDS
         },
     }
@@ -211,8 +219,10 @@ def import_task(args):
     # The Relax reference against PyTorch's outputs, on every seed.
     artifact = os.path.join(out_dir, "reference.so")
     built = build.build({"source": text, "target": args["target"], "artifact": artifact, "args_spec": args_spec})
-    verdict = check.check({"artifact": artifact, "args_spec": args_spec, "outputs_dir": os.path.join(out_dir, "outputs"),
-                           "atol": atol, "rtol": rtol})
+    try:
+        verdict = check.check({"artifact": artifact, "args_spec": args_spec, "outputs_dir": full_dir, "atol": atol, "rtol": rtol})
+    finally:
+        shutil.rmtree(full_dir, ignore_errors=True)
     os.remove(artifact)
     return {
         "args": len(args_spec),
