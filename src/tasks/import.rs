@@ -142,9 +142,19 @@ fn install(scratch: &Path, dest: &Path, model: &Path, meta: &TaskMeta) -> Result
     if std::fs::canonicalize(&dest_model).ok().as_deref() != Some(model) {
         std::fs::copy(model, &dest_model)?;
     }
-    for seed in 0..3 {
-        let name = format!("seed{seed}.npz");
-        std::fs::copy(scratch.join("outputs").join(&name), dest.join("outputs").join(&name))?;
+    // The outputs folder becomes what this import wrote (a re-import over
+    // a task of an older kwb drops its full outputs).
+    let written: Vec<std::ffi::OsString> = std::fs::read_dir(scratch.join("outputs"))?.flatten().map(|e| e.file_name()).collect();
+    if written.is_empty() {
+        bail!("import wrote no outputs");
+    }
+    for old in std::fs::read_dir(dest.join("outputs"))?.flatten() {
+        if !written.contains(&old.file_name()) {
+            std::fs::remove_file(old.path())?;
+        }
+    }
+    for name in &written {
+        std::fs::copy(scratch.join("outputs").join(name), dest.join("outputs").join(name))?;
     }
     std::fs::copy(scratch.join("reference.py"), dest.join("reference.py"))?;
     std::fs::copy(scratch.join("reference.json"), dest.join("reference.json"))?;
