@@ -134,6 +134,9 @@ pub struct Evaluator {
     pub paths: Paths,
     pub opts: EvalOptions,
     counter: AtomicU64,
+    /// Reference-output folders whose hashes this process has checked, with
+    /// the files' modification times then (a later change re-checks them).
+    verified_outputs: std::sync::Mutex<std::collections::HashMap<PathBuf, Vec<std::time::SystemTime>>>,
 }
 
 /// What one evaluation spent inside TVM (for the overhead figure).
@@ -157,7 +160,7 @@ impl Evaluator {
     /// the same ISA; the CPU comes from a started worker (LLVM's host name).
     pub fn new(engine: Engine, paths: Paths, mut opts: EvalOptions) -> Self {
         opts.target = host_target(&opts.target, &engine.versions()["host"]);
-        Self { engine, paths, opts, counter: AtomicU64::new(0) }
+        Self { engine, paths, opts, counter: AtomicU64::new(0), verified_outputs: Default::default() }
     }
 
     pub(crate) fn artifact_path(&self, stem: &str) -> PathBuf {
