@@ -5,23 +5,23 @@
 //! [`view`] with [`components`] and [`popups`] (drawing, read-only),
 //! [`config`] (keymaps, themes), [`sessions`] (replay state), [`drive`] and
 //! [`manual`] (engine, runs, manual edits in the background),
-//! [`terminal`] (lifecycle), [`runtime`] (the event loop), [`testing`]
-//! (a headless app for tests) and [`bench`].
+//! [`terminal`] (lifecycle), [`runtime`] (the event loop) and
+//! [`frame_timings`] (`kwb ui --bench`, on a [`synthetic`] session).
 
 pub mod action;
 pub mod app;
-pub mod bench;
 pub mod components;
 pub mod config;
 pub mod drive;
 pub mod drive_types;
+pub mod frame_timings;
 pub mod highlight;
 pub mod manual;
 pub mod popups;
 pub mod runtime;
 pub mod sessions;
+pub mod synthetic;
 pub mod terminal;
-pub mod testing;
 pub mod view;
 
 use crate::cli::Ctx;
@@ -48,7 +48,7 @@ pub struct UiArgs {
 
 pub async fn run(ctx: &Ctx, args: UiArgs) -> Result<ExitCode> {
     if args.bench {
-        return bench::run(ctx).await;
+        return frame_timings::run(ctx).await;
     }
     runtime::run(ctx, args).await
 }

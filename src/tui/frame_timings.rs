@@ -4,10 +4,13 @@
 //! memory with that session loaded.
 
 use super::action::{Action, Msg};
-use super::app::Tab;
-use super::testing::{Harness, synth_session, write_session};
+use super::app::{App, Tab};
+use super::synthetic::{synth_session, write_session};
 use crate::cli::Ctx;
 use anyhow::Result;
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -20,9 +23,8 @@ pub async fn run(ctx: &Ctx) -> Result<ExitCode> {
     let since_start = process_age();
     // The same steps as a real start, drawn into an off-screen terminal.
     let config = super::config::Config::load(Some(&ctx.paths.config), None);
-    let mut h = Harness::new(120, 40);
-    h.app.config = config;
-    h.render();
+    let mut h = Offscreen::new(App::new(config), 120, 40)?;
+    h.render()?;
     let first_frame = entered.elapsed();
     let first_frame_total = since_start.map(|s| s + first_frame);
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
@@ -35,7 +37,8 @@ pub async fn run(ctx: &Ctx) -> Result<ExitCode> {
     write_session(&path, &header, &events)?;
     drop(events);
     let load_started = Instant::now();
-    let mut h = h.with_session(&path);
+    let loaded = crate::session::load(&path)?;
+    h.app.open_session(Some(path.clone()), loaded);
     let load = load_started.elapsed();
     // Frames are timed once the engine is up (or has had its chance), so its
     // start-up does not compete for the CPU with the frames being measured.
@@ -58,26 +61,26 @@ pub async fn run(ctx: &Ctx) -> Result<ExitCode> {
     }
     h.app.tree.selected = 1;
     h.app.tab = Tab::Diff;
-    h.render();
+    h.render()?;
     let lines = h.app.diff.view.as_ref().map(|v| v.len(false)).unwrap_or(0);
     let mut times = vec![];
     for i in 0..300 {
         match i % 3 {
             0 => {
                 h.app.tab = Tab::Diff;
-                h.keys("pagedown");
+                h.press(KeyCode::PageDown);
             }
             1 => {
                 h.app.tab = Tab::Tree;
-                h.keys("pagedown");
+                h.press(KeyCode::PageDown);
             }
             _ => {
                 h.app.tab = Tab::Diff;
-                h.keys("s");
+                h.press(KeyCode::Char('s'));
             }
         }
         let t = Instant::now();
-        h.render();
+        h.render()?;
         times.push(t.elapsed());
     }
     times.sort();
@@ -110,6 +113,36 @@ pub async fn run(ctx: &Ctx) -> Result<ExitCode> {
     let _ = std::io::stdout().flush();
     // The engine may still be starting; its workers end with this process.
     std::process::exit(if ok { 0 } else { 1 });
+}
+
+/// The workbench drawn into an off-screen buffer instead of a terminal.
+struct Offscreen {
+    app: App,
+    term: Terminal<TestBackend>,
+}
+
+impl Offscreen {
+    fn new(mut app: App, width: u16, height: u16) -> Result<Self> {
+        app.update(Action::Resize { width, height });
+        Ok(Self { app, term: Terminal::new(TestBackend::new(width, height))? })
+    }
+
+    fn send(&mut self, a: Action) {
+        self.app.update(a);
+        // Nothing here carries out effects (runs, editors, loads).
+        self.app.effects.clear();
+    }
+
+    fn press(&mut self, code: KeyCode) {
+        self.send(Action::Input(KeyEvent::new(code, KeyModifiers::NONE)));
+    }
+
+    fn render(&mut self) -> Result<()> {
+        self.app.prepare();
+        let app = &self.app;
+        self.term.draw(|f| super::view::draw(f, app))?;
+        Ok(())
+    }
 }
 
 fn tempfile_dir() -> Result<std::path::PathBuf> {
