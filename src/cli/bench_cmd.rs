@@ -1,6 +1,6 @@
 //! `kwb bench`: every task of a suite through one agent strategy, then the table.
 
-use super::Ctx;
+use crate::workspace::Workspace;
 use crate::bench::{aggregate, table};
 use crate::eval::{BASELINE_DEFAULT, EvalOptions};
 use anyhow::{Context, Result, bail};
@@ -51,7 +51,7 @@ pub enum BenchSub {
     Compare { a: PathBuf, b: PathBuf },
 }
 
-pub async fn run(ctx: &Ctx, a: BenchArgs) -> Result<ExitCode> {
+pub async fn run(ctx: &Workspace, a: BenchArgs) -> Result<ExitCode> {
     if let Some(BenchSub::Compare { a: left, b: right }) = &a.cmd {
         print!("{}", crate::bench::report::compare(&crate::bench::report::read(left)?, &crate::bench::report::read(right)?));
         return Ok(ExitCode::SUCCESS);

@@ -1,6 +1,6 @@
 //! `kwb eval`: one candidate, checked and timed, as a summary or JSON.
 
-use super::Ctx;
+use crate::workspace::Workspace;
 use crate::eval::{EvalOptions, EvalResult};
 use anyhow::{Context, Result};
 use clap::Args;
@@ -29,7 +29,7 @@ pub struct EvalArgs {
     pub check_timeout: u64,
 }
 
-pub async fn run(ctx: &Ctx, a: EvalArgs) -> Result<ExitCode> {
+pub async fn run(ctx: &Workspace, a: EvalArgs) -> Result<ExitCode> {
     let set = ctx.tasks()?;
     let task = set.get(&a.task)?;
     let source = match &a.candidate {

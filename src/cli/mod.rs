@@ -1,5 +1,5 @@
 //! The command line: argument parsing and dispatch. Each subcommand lives in
-//! its own file; they share the set-up in `Ctx`.
+//! its own file; they share the set-up in [`Workspace`].
 
 mod baseline_cmd;
 mod bench_agents;
@@ -11,15 +11,13 @@ mod session_bench;
 mod session_cmd;
 mod tasks_cmd;
 
-use crate::engine::{Engine, EngineConfig, pyenv, sandbox::Limits};
-use crate::eval::{EvalOptions, Evaluator};
+use crate::workspace::Workspace;
 use crate::paths::Paths;
-use crate::tasks::{TaskSet, resolve_root};
+use crate::tasks::resolve_root;
 use anyhow::Result;
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Duration;
 
 #[derive(Parser, Debug)]
 #[command(name = "kwb", version, about = "A terminal workbench for LLM-driven kernel optimisation")]
@@ -88,7 +86,7 @@ pub fn main() -> ExitCode {
 }
 
 async fn run(cli: Cli, paths: Paths) -> Result<ExitCode> {
-    let ctx = Ctx { paths, tasks_dir: resolve_root(cli.tasks.as_deref()), workers: cli.workers };
+    let ctx = Workspace { paths, tasks_dir: resolve_root(cli.tasks.as_deref()), workers: cli.workers };
     let Some(command) = cli.command else {
         return crate::tui::run(&ctx, crate::tui::UiArgs::default()).await;
     };
@@ -102,65 +100,6 @@ async fn run(cli: Cli, paths: Paths) -> Result<ExitCode> {
         Command::Bench(a) => bench_cmd::run(&ctx, a).await,
         Command::Session(c) => session_cmd::run(&ctx, c).await,
         Command::Diff(a) => session_cmd::diff_cmd(&ctx, a),
-    }
-}
-
-pub struct Ctx {
-    pub paths: Paths,
-    pub tasks_dir: PathBuf,
-    pub workers: usize,
-}
-
-impl Ctx {
-    pub fn tasks(&self) -> Result<TaskSet> {
-        let set = TaskSet::load(&self.tasks_dir)?;
-        for p in &set.problems {
-            eprintln!("warning: skipped {}: {}", p.dir.display(), p.message);
-        }
-        Ok(set)
-    }
-
-    /// Sets up the engine environment if needed, and starts the pool. A venv
-    /// whose worker cannot start is rebuilt once before giving up.
-    pub async fn engine(&self, with_torch: bool) -> Result<Engine> {
-        match self.start_engine(with_torch, false).await {
-            Ok(e) => Ok(e),
-            Err(first) if std::env::var_os("KWB_PYTHON").is_none() => {
-                eprintln!("engine: the worker did not start ({first:#}); rebuilding the engine environment");
-                self.start_engine(with_torch, true).await
-            }
-            Err(e) => Err(e),
-        }
-    }
-
-    async fn start_engine(&self, with_torch: bool, rebuild: bool) -> Result<Engine> {
-        let paths = self.paths.clone();
-        let env = tokio::task::spawn_blocking(move || pyenv::ensure(&paths, with_torch, rebuild)).await??;
-        let engine = Engine::new(EngineConfig {
-            env,
-            device_lock_file: self.paths.data.join("device-local-cpu.lock"),
-            scratch: self.paths.scratch(),
-            artifacts: self.paths.artifacts(),
-            max_workers: self.workers.max(1),
-            limits: Limits::default(),
-            start_timeout: Duration::from_secs(120),
-        });
-        std::fs::create_dir_all(self.paths.artifacts())?;
-        engine.prewarm(1).await.map_err(|f| anyhow::anyhow!("{f}"))?;
-        Ok(engine)
-    }
-
-    pub async fn evaluator(&self, opts: EvalOptions) -> Result<Evaluator> {
-        let engine = self.engine(false).await?;
-        // Said on every run, not only by `kwb engine doctor`.
-        let (lines, complete) = crate::engine::sandbox::summary(&engine.sandbox());
-        if !complete {
-            eprintln!("warning: the engine's sandbox is incomplete; candidate code is less confined than it should be:");
-            for l in &lines {
-                eprintln!("  {l}");
-            }
-        }
-        Ok(Evaluator::new(engine, self.paths.clone(), opts))
     }
 }
 

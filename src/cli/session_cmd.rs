@@ -1,6 +1,6 @@
 //! `kwb session` and `kwb diff`: sessions driven and read from the shell.
 
-use super::Ctx;
+use crate::workspace::Workspace;
 use crate::diff;
 use crate::eval::EvalOptions;
 use crate::ir::Layer;
@@ -130,7 +130,7 @@ fn parse_layer(s: &str) -> Result<Layer, String> {
     Layer::parse(s).ok_or_else(|| format!("`{s}` is not a layer: use L0, L1 or L2"))
 }
 
-pub fn session_path(ctx: &Ctx, s: &str) -> PathBuf {
+pub fn session_path(ctx: &Workspace, s: &str) -> PathBuf {
     let p = PathBuf::from(s);
     if p.exists() || s.contains('/') || s.ends_with(".jsonl") {
         return p;
@@ -147,7 +147,7 @@ fn load_tree(path: &Path) -> Result<(crate::session::Loaded, CandidateTree)> {
     Ok((loaded, tree))
 }
 
-pub async fn run(ctx: &Ctx, cmd: SessionCmd) -> Result<ExitCode> {
+pub async fn run(ctx: &Workspace, cmd: SessionCmd) -> Result<ExitCode> {
     match cmd {
         SessionCmd::New { task, out } => {
             let set = ctx.tasks()?;
@@ -278,7 +278,7 @@ pub async fn run(ctx: &Ctx, cmd: SessionCmd) -> Result<ExitCode> {
     }
 }
 
-fn human_action(ctx: &Ctx, session: &str, action: &str, node: u32, detail: serde_json::Value) -> Result<ExitCode> {
+fn human_action(ctx: &Workspace, session: &str, action: &str, node: u32, detail: serde_json::Value) -> Result<ExitCode> {
     let path = session_path(ctx, session);
     let (mut log, loaded) = crate::session::SessionLog::open(&path)?;
     let tree = CandidateTree::from_events(&loaded.events);
@@ -290,7 +290,7 @@ fn human_action(ctx: &Ctx, session: &str, action: &str, node: u32, detail: serde
     Ok(ExitCode::SUCCESS)
 }
 
-fn compare(ctx: &Ctx, session: &str, a: u32, b: u32) -> Result<ExitCode> {
+fn compare(ctx: &Workspace, session: &str, a: u32, b: u32) -> Result<ExitCode> {
     let (_, tree) = load_tree(&session_path(ctx, session))?;
     let na = tree.get(a).with_context(|| format!("no node {a}"))?;
     let nb = tree.get(b).with_context(|| format!("no node {b}"))?;
@@ -342,7 +342,7 @@ fn describe(k: &EventKind) -> String {
     }
 }
 
-pub fn diff_cmd(ctx: &Ctx, a: DiffArgs) -> Result<ExitCode> {
+pub fn diff_cmd(ctx: &Workspace, a: DiffArgs) -> Result<ExitCode> {
     let (_, tree) = load_tree(&session_path(ctx, &a.session))?;
     let na = tree.get(a.node_a).with_context(|| format!("no node {}", a.node_a))?;
     let nb = tree.get(a.node_b).with_context(|| format!("no node {}", a.node_b))?;

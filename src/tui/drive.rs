@@ -9,7 +9,7 @@ use super::sessions;
 use crate::agent::orchestrator::{self, Backend, RunSpec, Steering};
 use crate::agent::supervisor::AutoAccept;
 use crate::agent::{BoxFuture, Budget, Decision, EditProposal, Supervisor};
-use crate::cli::Ctx;
+use crate::workspace::Workspace;
 use crate::eval::{EvalOptions, Evaluator};
 use crate::paths::Paths;
 use crate::session::{EditBody, EditRequest, SessionRunner};
@@ -67,7 +67,7 @@ pub fn session_dirs(paths: &Paths, tasks_dir: &Path) -> Vec<PathBuf> {
 }
 
 impl Driver {
-    pub fn new(ctx: &Ctx, tx: Tx) -> Self {
+    pub fn new(ctx: &Workspace, tx: Tx) -> Self {
         Self {
             tx,
             paths: ctx.paths.clone(),
@@ -84,8 +84,8 @@ impl Driver {
         }
     }
 
-    fn ctx(&self) -> Ctx {
-        Ctx { paths: self.paths.clone(), tasks_dir: self.tasks_dir.clone(), workers: self.workers }
+    fn ctx(&self) -> Workspace {
+        Workspace { paths: self.paths.clone(), tasks_dir: self.tasks_dir.clone(), workers: self.workers }
     }
 
     /// Tasks, the session index and the engine, all off the first frame's path.

@@ -6,7 +6,7 @@
 use super::action::{Action, Msg};
 use super::app::{App, Tab};
 use super::synthetic::{synth_session, write_session};
-use crate::cli::Ctx;
+use crate::workspace::Workspace;
 use anyhow::Result;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Terminal;
@@ -18,7 +18,7 @@ const FIRST_FRAME_LIMIT_MS: f64 = 150.0;
 const P99_LIMIT_MS: f64 = 8.0;
 const RSS_LIMIT_MB: f64 = 150.0;
 
-pub async fn run(ctx: &Ctx) -> Result<ExitCode> {
+pub async fn run(ctx: &Workspace) -> Result<ExitCode> {
     let entered = Instant::now();
     let since_start = process_age();
     // The same steps as a real start, drawn into an off-screen terminal.

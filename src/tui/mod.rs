@@ -24,7 +24,7 @@ pub mod synthetic;
 pub mod terminal;
 pub mod view;
 
-use crate::cli::Ctx;
+use crate::workspace::Workspace;
 use anyhow::Result;
 use std::process::ExitCode;
 
@@ -46,7 +46,7 @@ pub struct UiArgs {
     pub bench: bool,
 }
 
-pub async fn run(ctx: &Ctx, args: UiArgs) -> Result<ExitCode> {
+pub async fn run(ctx: &Workspace, args: UiArgs) -> Result<ExitCode> {
     if args.bench {
         return frame_timings::run(ctx).await;
     }

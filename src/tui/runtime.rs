@@ -9,7 +9,7 @@ use super::config::Config;
 use super::drive::Driver;
 use super::drive_types::Effect;
 use super::terminal::{self, Input, Term};
-use crate::cli::Ctx;
+use crate::workspace::Workspace;
 use anyhow::{Context, Result};
 use crossterm::event::{Event, KeyEventKind, MouseButton, MouseEventKind};
 use ratatui::Terminal;
@@ -21,7 +21,7 @@ use tokio::sync::mpsc;
 
 const TICK: Duration = Duration::from_millis(50);
 
-pub async fn run(ctx: &Ctx, args: UiArgs) -> Result<ExitCode> {
+pub async fn run(ctx: &Workspace, args: UiArgs) -> Result<ExitCode> {
     if !std::io::stdout().is_terminal() {
         anyhow::bail!("the workbench needs a terminal; for scripts use `kwb session`, `kwb eval` or `kwb bench`");
     }
@@ -111,7 +111,7 @@ fn terminal_event(app: &mut App, e: Event) {
     }
 }
 
-fn perform(app: &mut App, driver: &mut Driver, term: &mut Term, input: &Input, ctx: &Ctx, theme: Option<&str>) -> Result<()> {
+fn perform(app: &mut App, driver: &mut Driver, term: &mut Term, input: &Input, ctx: &Workspace, theme: Option<&str>) -> Result<()> {
     for effect in std::mem::take(&mut app.effects) {
         match effect {
             Effect::Quit => {}
