@@ -9,7 +9,7 @@ use kwb::session::EditBody;
 use kwb::tui::action::{Action, Msg};
 use kwb::tui::app::Tab;
 use kwb::tui::app::panes::DiffBase;
-use kwb::tui::drive_types::{Effect, Mode, ReviewRequest};
+use kwb::tui::requests::{Effect, Mode, ReviewRequest};
 use tui_support::Fixture;
 
 fn review(app: &mut tui_support::Harness) -> tokio::sync::oneshot::Receiver<Decision> {
@@ -187,7 +187,7 @@ fn editing_a_proposal_replaces_it() {
     let mut answer = review(&mut app);
     app.keys("e");
     assert!(matches!(app.effects.last(), Some(Effect::OpenEditor { .. })));
-    app.send(Action::Msg(Msg::EditorClosed { purpose: kwb::tui::drive_types::EditorPurpose::Proposal, text: Some("def relu(): return 1".into()) }));
+    app.send(Action::Msg(Msg::EditorClosed { purpose: kwb::tui::requests::EditorPurpose::Proposal, text: Some("def relu(): return 1".into()) }));
     match answer.try_recv() {
         Ok(Decision::Replace(p)) => assert!(matches!(p.body, EditBody::Text(ref t) if t.contains("return 1"))),
         other => panic!("expected a replacement, got {other:?}"),

@@ -184,7 +184,7 @@ async fn bench(ctx: &Workspace, suite: &str, repeats: usize) -> Result<ExitCode>
         for i in 0..repeats {
             let r = ev.evaluate(t, &source).await;
             let x = r.speedup_median.unwrap_or(f64::NAN);
-            println!("  run {}: speedup {:.4}x +/- {:.2}% ({} pairs, spread {:.2}%), {}", i + 1, x, r.ci.unwrap_or(f64::NAN) * 100.0, r.samples, r.spread.unwrap_or(f64::NAN) * 100.0, if r.timing_valid { "valid" } else { "invalid" });
+            println!("  run {}: speedup {:.4}x +/- {:.2}% ({} pairs, spread {:.2}%), {}", i + 1, x, r.ci.unwrap_or(f64::NAN) * 100.0, r.pair_count, r.spread.unwrap_or(f64::NAN) * 100.0, if r.timing_valid { "valid" } else { "invalid" });
             speedups.push(x);
         }
         let within = speedups.iter().all(|x| (x - 1.0).abs() <= 0.03);

@@ -69,7 +69,7 @@ pub fn summary(r: &EvalResult, label: &str) -> String {
         s += &format!(
             "  timing    candidate {c:.3} ms  baseline {b:.3} ms  speedup {x:.3}x +/- {:.1}%  ({} pairs, spread {:.1}%, {})\n",
             r.ci.unwrap_or(0.0) * 100.0,
-            r.samples,
+            r.pair_count,
             r.spread.unwrap_or(0.0) * 100.0,
             if r.timing_valid { "valid" } else { "INVALID: too noisy" }
         );

@@ -1,13 +1,13 @@
 //! The command line: argument parsing and dispatch. Each subcommand lives in
 //! its own file; they share the set-up in [`Workspace`].
 
+mod agent_runs;
 mod baseline_cmd;
-mod bench_agents;
 mod bench_cmd;
 mod engine_cmd;
 mod eval_cmd;
+mod log_timings;
 mod run_cmd;
-mod session_bench;
 mod session_cmd;
 mod tasks_cmd;
 

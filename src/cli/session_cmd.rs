@@ -274,7 +274,7 @@ pub async fn run(ctx: &Workspace, cmd: SessionCmd) -> Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        SessionCmd::Bench { events, lines } => super::session_bench::run(events, lines),
+        SessionCmd::Bench { events, lines } => super::log_timings::run(events, lines),
     }
 }
 

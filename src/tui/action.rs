@@ -194,14 +194,14 @@ pub enum Msg {
     /// every layer is in force.
     SandboxReport(Vec<String>, bool),
     EngineFailed(String),
-    RunStarted { session: std::path::PathBuf, mode: super::drive_types::Mode },
+    RunStarted { session: std::path::PathBuf, mode: super::requests::Mode },
     RunEvent(Event),
     RunFinished(Result<String, String>),
-    Review(super::drive_types::ReviewRequest),
+    Review(super::requests::ReviewRequest),
     ManualStatus(String),
     Log(String),
     ConfigChanged,
-    EditorClosed { purpose: super::drive_types::EditorPurpose, text: Option<String> },
+    EditorClosed { purpose: super::requests::EditorPurpose, text: Option<String> },
 }
 
 /// Test helpers compare decisions without `PartialEq` on the agent types.

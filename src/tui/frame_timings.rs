@@ -28,7 +28,7 @@ pub async fn run(ctx: &Workspace) -> Result<ExitCode> {
     let first_frame = entered.elapsed();
     let first_frame_total = since_start.map(|s| s + first_frame);
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
-    let mut driver = super::drive::Driver::new(ctx, tx);
+    let mut driver = super::background::Driver::new(ctx, tx);
     driver.start_background(true);
 
     let dir = tempfile_dir()?;

@@ -3,21 +3,22 @@
 //! Layout: [`action`] (every state change is an Action; the registry feeds
 //! help, hints and the palette), [`app`] (state and the update code),
 //! [`view`] with [`components`] and [`popups`] (drawing, read-only),
-//! [`config`] (keymaps, themes), [`sessions`] (replay state), [`drive`] and
-//! [`manual`] (engine, runs, manual edits in the background),
+//! [`config`] (keymaps, themes), [`sessions`] (replay state), [`background`]
+//! and [`manual`] (engine, runs, manual edits in the background), [`requests`]
+//! (what the update code and the background work ask of each other),
 //! [`terminal`] (lifecycle), [`runtime`] (the event loop) and
 //! [`frame_timings`] (`kwb ui --bench`, on a [`synthetic`] session).
 
 pub mod action;
 pub mod app;
+pub mod background;
 pub mod components;
 pub mod config;
-pub mod drive;
-pub mod drive_types;
 pub mod frame_timings;
 pub mod highlight;
 pub mod manual;
 pub mod popups;
+pub mod requests;
 pub mod runtime;
 pub mod sessions;
 pub mod synthetic;

@@ -8,7 +8,7 @@ use kwb::tui::action::{Action, Msg};
 use kwb::tui::app::{App, Level};
 use kwb::tui::config::Config;
 use kwb::tui::config::keymap::parse_seq;
-use kwb::tui::drive_types::Effect;
+use kwb::tui::requests::Effect;
 use kwb::tui::{sessions, view};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;

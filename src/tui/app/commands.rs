@@ -7,7 +7,7 @@ use crate::agent::{Decision, EditProposal};
 use crate::ir::Layer;
 use crate::session::EditBody;
 use crate::tui::action::{Command, REGISTRY};
-use crate::tui::drive_types::{Effect, EditorPurpose, ManualRequest, Mode, RunRequest};
+use crate::tui::requests::{Effect, EditorPurpose, ManualRequest, Mode, RunRequest};
 use crossterm::event::{KeyCode, KeyEvent};
 
 impl App {

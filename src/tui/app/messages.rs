@@ -3,7 +3,7 @@
 use super::{App, EngineState, Level, Tab};
 use crate::session::{Header, Loaded};
 use crate::tui::action::Msg;
-use crate::tui::drive_types::EditorPurpose;
+use crate::tui::requests::EditorPurpose;
 use crate::tui::sessions::SessionView;
 
 impl App {
@@ -119,7 +119,7 @@ impl App {
                 // One save fires several file events; reload once per burst.
                 if self.clock_ms >= self.config_reloaded_ms + 500 || self.config_reloaded_ms == 0 {
                     self.config_reloaded_ms = self.clock_ms.max(1);
-                    self.effects.push(crate::tui::drive_types::Effect::ReloadConfig);
+                    self.effects.push(crate::tui::requests::Effect::ReloadConfig);
                 }
             }
             Msg::EditorClosed { purpose: EditorPurpose::Proposal, text } => self.proposal_edited(text),

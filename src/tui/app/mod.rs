@@ -9,7 +9,7 @@ pub mod panes;
 use super::action::{Action, Command};
 use super::config::Config;
 use super::config::keymap::{Key, Lookup};
-use super::drive_types::{Effect, Mode, ReviewRequest};
+use super::requests::{Effect, Mode, ReviewRequest};
 use super::highlight::Highlighted;
 use super::sessions::{SessionSummary, SessionView};
 use crate::agent::orchestrator::Strategy;

@@ -1,4 +1,4 @@
-//! The vocabulary shared by the update code and the background drivers:
+//! The vocabulary shared by the update code and the background work:
 //! run modes, review requests, editor purposes and the effects the update
 //! code asks the runtime to carry out.
 

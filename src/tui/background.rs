@@ -4,7 +4,7 @@
 //! save is evaluated. Everything reports back as [`Msg`]s.
 
 use super::action::{Action, Msg};
-use super::drive_types::{ManualRequest, Mode, ReviewRequest, RunRequest};
+use super::requests::{ManualRequest, Mode, ReviewRequest, RunRequest};
 use super::sessions;
 use crate::agent::orchestrator::{self, Backend, RunSpec, Steering};
 use crate::agent::supervisor::AutoAccept;

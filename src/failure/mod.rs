@@ -5,6 +5,8 @@
 //! apart so that a broken task, a cancel or a kwb bug is never charged to an
 //! agent.
 
+pub mod classify;
+
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
