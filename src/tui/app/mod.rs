@@ -435,7 +435,3 @@ impl App {
 }
 
 pub use commands::palette_matches;
-
-pub fn strategy_label(s: Strategy) -> &'static str {
-    commands::strategy_name(s)
-}
