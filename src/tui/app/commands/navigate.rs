@@ -60,4 +60,36 @@ impl App {
             _ => {}
         }
     }
+
+    /// A left click: a tab in the top row, else a row of the task list or the tree.
+    pub(in crate::tui::app) fn click(&mut self, x: u16, y: u16) {
+        if !self.config.mouse {
+            return;
+        }
+        if y == 0 {
+            if let Some(tab) = crate::tui::view::tab_at(x) {
+                self.tab = tab;
+            }
+            return;
+        }
+        let top = crate::tui::view::body_top(self) + 1;
+        if y < top {
+            return;
+        }
+        let row = (y - top) as usize;
+        match self.tab {
+            Tab::Tasks if x < self.width / 2 || self.expanded => {
+                let i = self.tasks.scroll + row.saturating_sub(1);
+                if i < self.tasks.rows.len() {
+                    self.tasks.selected = i;
+                }
+            }
+            Tab::Tree => {
+                if let Some(r) = self.tree.rows.get(self.tree.scroll + row) {
+                    self.tree.selected = r.id;
+                }
+            }
+            _ => {}
+        }
+    }
 }

@@ -43,4 +43,23 @@ impl App {
         }
         self.tab = Tab::Tree;
     }
+
+    /// Re-filters the task list (suite, then text).
+    pub(in crate::tui::app) fn refilter(&mut self) {
+        let Some(set) = self.tasks.set.clone() else { return };
+        let q = self.tasks.filter.to_lowercase();
+        let suite: Option<Vec<String>> = self.tasks.suite.as_ref().and_then(|s| set.suites.get(s).cloned());
+        let mut rows: Vec<usize> = (0..set.tasks.len())
+            .filter(|i| {
+                let t = &set.tasks[*i];
+                suite.as_ref().is_none_or(|ids| ids.contains(&t.meta.id))
+                    && (q.is_empty() || t.meta.id.to_lowercase().contains(&q) || t.meta.title.to_lowercase().contains(&q) || t.meta.domains.iter().any(|d| d.contains(&q)))
+            })
+            .collect();
+        // An exact or leading match on the id comes first: typing a task's name opens it.
+        let rank = |id: &str| if q.is_empty() { 2 } else if id == q { 0 } else if id.starts_with(&q) { 1 } else { 2 };
+        rows.sort_by_key(|i| (rank(&set.tasks[*i].meta.id), set.tasks[*i].meta.level, set.tasks[*i].meta.id.clone()));
+        self.tasks.rows = rows;
+        self.tasks.selected = self.tasks.selected.min(self.tasks.rows.len().saturating_sub(1));
+    }
 }
