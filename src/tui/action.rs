@@ -202,6 +202,12 @@ pub enum Msg {
     Log(String),
     ConfigChanged,
     EditorClosed { purpose: super::requests::EditorPurpose, text: Option<String> },
+    /// A task's model.py, as asked for by [`Effect::ReadTaskSource`](super::requests::Effect::ReadTaskSource).
+    TaskSource { task: String, text: String },
+    /// The configuration read again after [`Effect::ReloadConfig`](super::requests::Effect::ReloadConfig).
+    ConfigLoaded(Box<super::config::Config>),
+    /// Something the runtime wants the person to see (an editor that would not start, say).
+    Notice(super::app::Level, String),
 }
 
 /// Test helpers compare decisions without `PartialEq` on the agent types.

@@ -116,25 +116,23 @@ impl Driver {
         tokio::task::spawn_blocking(move || send(&tx, Msg::SessionIndex(sessions::scan(&dirs))));
     }
 
-    /// Messages the driver needs to see before the app does.
-    pub fn observe(&mut self, m: &Msg) {
-        match m {
-            Msg::TasksLoaded(Ok(set)) => {
-                self.tasks = Some(set.clone());
-                self.start_pending();
-            }
-            Msg::EngineReady => self.start_pending(),
-            Msg::EngineFailed(_) => {
-                self.engine_failed = true;
-                self.pending_run = None;
-                self.pending_manual = None;
-            }
-            Msg::RunFinished(_) => {
-                self.steering = None;
-                self.rescan();
-            }
-            _ => {}
-        }
+    /// Runs and manual edits use this task set from now on.
+    pub fn use_tasks(&mut self, set: Arc<TaskSet>) {
+        self.tasks = Some(set);
+        self.start_pending();
+    }
+
+    /// The engine failed: nothing that waits for it will start.
+    pub fn drop_pending(&mut self) {
+        self.engine_failed = true;
+        self.pending_run = None;
+        self.pending_manual = None;
+    }
+
+    /// The run is over: no more steering, and its session shows in the index.
+    pub fn run_ended(&mut self) {
+        self.steering = None;
+        self.rescan();
     }
 
     fn ready(&self) -> Option<(Arc<Evaluator>, Arc<TaskSet>)> {
@@ -142,7 +140,8 @@ impl Driver {
         Some((ev, self.tasks.clone()?))
     }
 
-    fn start_pending(&mut self) {
+    /// Starts the run or edit that waited for the engine and the tasks, once both are there.
+    pub fn start_pending(&mut self) {
         if self.ready().is_none() {
             return;
         }

@@ -3,15 +3,16 @@
 //! sessions happens synchronously here so a test reads the state right after
 //! the keys.
 
-use crossterm::event::KeyEvent;
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use kwb::tui::action::{Action, Msg};
-use kwb::tui::app::{App, Level};
+use kwb::tui::app::App;
 use kwb::tui::config::Config;
 use kwb::tui::config::keymap::parse_seq;
 use kwb::tui::requests::Effect;
 use kwb::tui::{sessions, view};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
+use std::collections::VecDeque;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -25,31 +26,31 @@ pub struct Harness {
 impl Harness {
     /// The default keymap and theme, without colour (snapshots compare text).
     pub fn new(width: u16, height: u16) -> Self {
-        let mut app = App::new(Config::builtin(true));
-        app.update(Action::Resize { width, height });
-        Self { app, effects: vec![], term: Terminal::new(TestBackend::new(width, height)).expect("test terminal") }
+        let mut h = Self { app: App::new(Config::builtin(true)), effects: vec![], term: Terminal::new(TestBackend::new(width, height)).expect("test terminal") };
+        h.send(Action::Resize { width, height });
+        h
     }
 
     pub fn with_tasks(mut self, dir: &Path) -> Self {
         let set = kwb::tasks::TaskSet::load(dir).map(Arc::new).map_err(|e| format!("{e:#}"));
-        self.app.update(Action::Msg(Msg::TasksLoaded(set)));
+        self.send(Action::Msg(Msg::TasksLoaded(set)));
         self
     }
 
     /// Indexes the session files in `dir` (the browser's best and sparkline).
     pub fn with_index(mut self, dir: &Path) -> Self {
-        self.app.update(Action::Msg(Msg::SessionIndex(sessions::scan(&[dir.to_path_buf()]))));
+        self.send(Action::Msg(Msg::SessionIndex(sessions::scan(&[dir.to_path_buf()]))));
         self
     }
 
     pub fn with_session(mut self, path: &Path) -> Self {
         let loaded = kwb::session::load(path).expect("session loads");
-        self.app.open_session(Some(path.to_path_buf()), loaded);
+        self.send(Action::Msg(Msg::SessionLoaded { path: path.to_path_buf(), result: Ok(loaded) }));
         self
     }
 
     pub fn resize(&mut self, width: u16, height: u16) {
-        self.app.update(Action::Resize { width, height });
+        self.send(Action::Resize { width, height });
         self.term.backend_mut().resize(width, height);
     }
 
@@ -57,38 +58,42 @@ impl Harness {
     pub fn keys(&mut self, keys: &str) {
         let seq = parse_seq(keys).unwrap_or_else(|e| panic!("bad key string {keys:?}: {e}"));
         for k in seq {
-            self.app.update(Action::Input(KeyEvent::new(k.code, k.mods)));
-            self.settle();
+            self.send(Action::Input(KeyEvent::new(k.code, k.mods)));
         }
     }
 
     /// Types text into the open prompt or palette.
     pub fn type_text(&mut self, text: &str) {
         for c in text.chars() {
-            self.app.update(Action::Input(KeyEvent::new(crossterm::event::KeyCode::Char(c), crossterm::event::KeyModifiers::NONE)));
+            self.send(Action::Input(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE)));
         }
     }
 
+    /// Folds in an action, then carries out the loads it asks for at once and
+    /// folds in what they report; other effects are kept for the test to read.
     pub fn send(&mut self, a: Action) {
-        self.app.update(a);
-        self.settle();
-    }
-
-    fn settle(&mut self) {
-        for e in std::mem::take(&mut self.app.effects) {
-            match e {
-                Effect::LoadSession(p) => match kwb::session::load(&p) {
-                    Ok(l) => self.app.open_session(Some(p), l),
-                    Err(err) => self.app.toast(Level::Error, format!("{}: {err:#}", p.display())),
-                },
-                other => self.effects.push(other),
+        let mut queue = VecDeque::from([a]);
+        while let Some(a) = queue.pop_front() {
+            for e in self.app.update(a) {
+                match e {
+                    Effect::LoadSession(path) => {
+                        let result = kwb::session::load(&path).map_err(|e| format!("{e:#}"));
+                        queue.push_back(Action::Msg(Msg::SessionLoaded { path, result }));
+                    }
+                    Effect::ReadTaskSource { task, path } => {
+                        let text = std::fs::read_to_string(path).unwrap_or_else(|e| format!("# cannot read model.py: {e}"));
+                        queue.push_back(Action::Msg(Msg::TaskSource { task, text }));
+                    }
+                    // Work for the background driver, which the harness does not run.
+                    Effect::TasksReady(_) | Effect::StartPending | Effect::DropPending | Effect::RunEnded => {}
+                    other => self.effects.push(other),
+                }
             }
         }
     }
 
     /// Draws one frame and returns it as text, one line per row.
     pub fn render(&mut self) -> String {
-        self.app.prepare();
         let app = &self.app;
         self.term.draw(|f| view::draw(f, app)).expect("draw");
         let buf = self.term.backend().buffer();

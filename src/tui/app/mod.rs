@@ -1,6 +1,9 @@
 //! The workbench's state and the one place it changes: [`App::update`].
-//! Keys become commands through the keymap; background work arrives as
-//! messages; side effects leave as [`Effect`]s for the runtime to perform.
+//! Every input becomes an [`Action`]: keys (commands through the keymap),
+//! mouse, ticks, and messages from background work, the runtime and the
+//! config watcher. `update` folds it into the state, brings the derived views
+//! up to date, and hands back the side effects as [`Effect`]s for the runtime
+//! to perform. Drawing reads the state and changes nothing.
 
 mod commands;
 mod messages;
@@ -126,6 +129,8 @@ pub struct TasksUi {
     pub suite: Option<String>,
     pub source: Option<(String, Highlighted)>,
     pub source_scroll: usize,
+    /// The task whose source was last asked for, so it is asked for once.
+    source_asked: Option<String>,
 }
 
 pub struct App {
@@ -156,8 +161,8 @@ pub struct App {
     pub job_started: std::collections::HashMap<u32, u64>,
     config_reloaded_ms: u64,
     pub quit: bool,
-    /// Side effects requested by the last updates, for the runtime to drain.
-    pub effects: Vec<Effect>,
+    /// Side effects requested during the current update; `update` returns them.
+    effects: Vec<Effect>,
     /// Whether anything visible changed since the last draw.
     pub dirty: bool,
 }
@@ -200,7 +205,7 @@ impl App {
         app
     }
 
-    pub fn toast(&mut self, level: Level, text: impl Into<String>) {
+    pub(super) fn toast(&mut self, level: Level, text: impl Into<String>) {
         let text = text.into();
         let tag = match level {
             Level::Info => "info",
@@ -214,7 +219,7 @@ impl App {
         }
     }
 
-    pub fn log_line(&mut self, line: String) {
+    pub(super) fn log_line(&mut self, line: String) {
         self.log.push_back(line);
         while self.log.len() > LOG_LINES {
             self.log.pop_front();
@@ -226,7 +231,8 @@ impl App {
         if self.review.is_some() && self.popup.is_none() { "review" } else { self.tab.context() }
     }
 
-    pub fn update(&mut self, action: Action) {
+    /// Folds one action into the state; returns what the runtime should do.
+    pub fn update(&mut self, action: Action) -> Vec<Effect> {
         self.dirty = true;
         match action {
             Action::Command(c) => self.command(c),
@@ -244,6 +250,8 @@ impl App {
             }
             Action::Msg(m) => self.message(m),
         }
+        self.refresh_views();
+        std::mem::take(&mut self.effects)
     }
 
     fn tick(&mut self, ms: u64) {
@@ -266,7 +274,7 @@ impl App {
     }
 
     /// A key press: the open text field takes it, else the keymap.
-    pub fn key(&mut self, k: KeyEvent) {
+    fn key(&mut self, k: KeyEvent) {
         if k.code == KeyCode::Char('z') && k.modifiers.contains(KeyModifiers::CONTROL) {
             self.effects.push(Effect::Suspend);
             return;
@@ -296,7 +304,7 @@ impl App {
     }
 
     /// After the session's cursor moved or it gained events.
-    pub fn session_changed(&mut self) {
+    pub(super) fn session_changed(&mut self) {
         if let Some(s) = &self.session {
             self.tree.rebuild(&s.tree);
         }

@@ -3,11 +3,12 @@
 //! when what it shows changed.
 
 use super::{App, Tab, panes};
+use crate::tui::requests::Effect;
 use crate::tui::highlight::{Highlighted, Lang};
 
 impl App {
     /// Brings the derived views up to date for a frame of the current size.
-    pub fn prepare(&mut self) {
+    pub(super) fn refresh_views(&mut self) {
         let body = crate::tui::view::body_height(self) as usize;
         self.follow_selected_edit();
         match self.tab {
@@ -40,15 +41,22 @@ impl App {
     fn prepare_task_source(&mut self, height: usize) {
         let Some(task) = self.selected_task() else { return };
         let id = task.meta.id.clone();
-        if self.tasks.source.as_ref().is_none_or(|(k, _)| *k != id) {
-            let text = std::fs::read_to_string(task.dir.join("model.py")).unwrap_or_else(|e| format!("# cannot read model.py: {e}"));
-            let h = Highlighted::new(&text, Lang::Python, &self.config.theme);
-            self.tasks.source = Some((id, h));
-            self.tasks.source_scroll = 0;
+        let shown = self.tasks.source.as_ref().is_some_and(|(k, _)| *k == id);
+        if !shown && self.tasks.source_asked.as_ref() != Some(&id) {
+            let path = task.dir.join("model.py");
+            self.tasks.source_asked = Some(id.clone());
+            self.effects.push(Effect::ReadTaskSource { task: id, path });
         }
         if let Some((_, h)) = &mut self.tasks.source {
             h.ensure(self.tasks.source_scroll + height);
         }
+    }
+
+    /// The source read for the task browser arrived.
+    pub(super) fn task_source(&mut self, task: String, text: String) {
+        let h = Highlighted::new(&text, Lang::Python, &self.config.theme);
+        self.tasks.source = Some((task, h));
+        self.tasks.source_scroll = 0;
     }
 
     fn prepare_ir(&mut self, height: usize) {
