@@ -1,10 +1,7 @@
 //! Anthropic `/v1/messages`: content blocks (`text`, `tool_use`, `tool_result`),
 //! the system prompt as a top-level field, strictly alternating roles.
 
-use super::client::{Call, Reply, Wire};
-use super::error::{LlmError, snippet};
-use super::http::Endpoint;
-use super::types::{Message, StopReason, TokenUsage, ToolCall};
+use super::{client::Call, client::Reply, client::StopNames, client::Wire, error::LlmError, error::snippet, http::Endpoint, types::*};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -71,17 +68,12 @@ impl Wire for Anthropic {
             }
         }
         let usage = resp.usage.map(|u| TokenUsage { input_tokens: u.input_tokens, output_tokens: u.output_tokens }).unwrap_or_default();
-        let stop = match resp.stop_reason.as_deref() {
-            Some("end_turn") | Some("stop_sequence") | None => StopReason::EndTurn,
-            Some("tool_use") => StopReason::ToolUse,
-            Some("max_tokens") => StopReason::MaxTokens,
-            Some("refusal") => {
-                let detail = if text.trim().is_empty() { "stop_reason refusal".to_string() } else { snippet(&endpoint.redact(&text)) };
-                return Err(LlmError::Refused { provider: endpoint.provider.clone(), detail });
-            }
-            Some(other) => StopReason::Other(other.to_string()),
-        };
-        Ok(Reply { text, tool_calls: calls, usage, stop_reason: stop })
+        if resp.stop_reason.as_deref() == Some("refusal") {
+            let detail = if text.trim().is_empty() { "stop_reason refusal".to_string() } else { snippet(&endpoint.redact(&text)) };
+            return Err(LlmError::Refused { provider: endpoint.provider.clone(), detail });
+        }
+        let names = StopNames { end_turn: &["end_turn", "stop_sequence"], tool_use: &["tool_use"], max_tokens: "max_tokens" };
+        Ok(Reply { text, tool_calls: calls, usage, stop_reason: names.read(resp.stop_reason.as_deref()) })
     }
 }
 

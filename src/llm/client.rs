@@ -47,6 +47,26 @@ pub(crate) struct Reply {
     pub stop_reason: StopReason,
 }
 
+/// What a provider calls each way a reply can end; `None` (no reason given)
+/// ends the turn, and names not listed are kept verbatim.
+pub(crate) struct StopNames {
+    pub end_turn: &'static [&'static str],
+    pub tool_use: &'static [&'static str],
+    pub max_tokens: &'static str,
+}
+
+impl StopNames {
+    pub fn read(&self, reason: Option<&str>) -> StopReason {
+        match reason {
+            None => StopReason::EndTurn,
+            Some(r) if self.end_turn.contains(&r) => StopReason::EndTurn,
+            Some(r) if self.tool_use.contains(&r) => StopReason::ToolUse,
+            Some(r) if r == self.max_tokens => StopReason::MaxTokens,
+            Some(other) => StopReason::Other(other.to_string()),
+        }
+    }
+}
+
 /// A chat client for one configured provider, speaking wire format `W`.
 pub(crate) struct ApiClient<W> {
     endpoint: Endpoint,

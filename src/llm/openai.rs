@@ -1,10 +1,7 @@
 //! OpenAI-compatible `/v1/chat/completions`: OpenAI itself, vLLM, llama.cpp
 //! server, Ollama and most local servers.
 
-use super::client::{Call, Reply, Wire};
-use super::error::{LlmError, snippet};
-use super::http::Endpoint;
-use super::types::{Message, StopReason, TokenUsage, ToolCall};
+use super::{client::Call, client::Reply, client::StopNames, client::Wire, error::LlmError, error::snippet, http::Endpoint, types::*};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -78,14 +75,11 @@ impl Wire for OpenAi {
                 arguments: parse_arguments(c.function.arguments),
             })
             .collect();
-        let stop = match choice.finish_reason.as_deref() {
-            Some("stop") | None => StopReason::EndTurn,
-            Some("tool_calls") | Some("function_call") => StopReason::ToolUse,
-            Some("length") => StopReason::MaxTokens,
+        let stop_reason = match choice.finish_reason.as_deref() {
             Some("content_filter") => return Err(LlmError::Refused { provider, detail: "the provider's content filter stopped the reply".into() }),
-            Some(other) => StopReason::Other(other.to_string()),
+            r => StopNames { end_turn: &["stop"], tool_use: &["tool_calls", "function_call"], max_tokens: "length" }.read(r),
         };
-        Ok(Reply { text, tool_calls: calls, usage, stop_reason: stop })
+        Ok(Reply { text, tool_calls: calls, usage, stop_reason })
     }
 }
 
