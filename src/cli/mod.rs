@@ -56,7 +56,7 @@ pub enum Command {
     /// Run an agent strategy on one task, headless.
     Run(run_cmd::RunArgs),
     /// Open the workbench (the default when no command is given).
-    Ui(crate::tui::UiArgs),
+    Ui(UiArgs),
 }
 
 pub fn main() -> ExitCode {
@@ -88,10 +88,10 @@ pub fn main() -> ExitCode {
 async fn run(cli: Cli, paths: Paths) -> Result<ExitCode> {
     let ctx = Workspace { paths, tasks_dir: resolve_root(cli.tasks.as_deref()), workers: cli.workers };
     let Some(command) = cli.command else {
-        return crate::tui::run(&ctx, crate::tui::UiArgs::default()).await;
+        return ui(&ctx, UiArgs::default()).await;
     };
     match command {
-        Command::Ui(a) => crate::tui::run(&ctx, a).await,
+        Command::Ui(a) => ui(&ctx, a).await,
         Command::Run(a) => run_cmd::run(&ctx, a).await,
         Command::Engine(c) => engine_cmd::run(&ctx, c).await,
         Command::Tasks(c) => tasks_cmd::run(&ctx, c).await,
@@ -101,6 +101,31 @@ async fn run(cli: Cli, paths: Paths) -> Result<ExitCode> {
         Command::Session(c) => session_cmd::run(&ctx, c).await,
         Command::Diff(a) => session_cmd::diff_cmd(&ctx, a),
     }
+}
+
+/// `kwb ui [...]` (and `kwb` with no arguments).
+#[derive(clap::Args, Debug, Default)]
+pub struct UiArgs {
+    /// Open this session file (replay it, or resume it live).
+    #[arg(long)]
+    pub session: Option<PathBuf>,
+    /// Theme for this run (default, dark, light, or one in <config>/themes/).
+    #[arg(long)]
+    pub theme: Option<String>,
+    /// Do not start the engine (browse and replay only).
+    #[arg(long)]
+    pub no_engine: bool,
+    /// Print time to first frame, frame render time with a 10,000-node tree
+    /// and a 20,000-line diff, and resident memory; then exit.
+    #[arg(long)]
+    pub bench: bool,
+}
+
+async fn ui(ctx: &Workspace, a: UiArgs) -> Result<ExitCode> {
+    if a.bench {
+        return crate::tui::frame_timings::run(ctx).await;
+    }
+    crate::tui::run(ctx, crate::tui::Options { session: a.session, theme: a.theme, no_engine: a.no_engine }).await
 }
 
 #[cfg(test)]

@@ -29,27 +29,18 @@ use crate::workspace::Workspace;
 use anyhow::Result;
 use std::process::ExitCode;
 
-/// `kwb ui [...]` (and `kwb` with no arguments).
-#[derive(clap::Args, Debug, Default)]
-pub struct UiArgs {
+/// How to open the workbench.
+#[derive(Debug, Default)]
+pub struct Options {
     /// Open this session file (replay it, or resume it live).
-    #[arg(long)]
     pub session: Option<std::path::PathBuf>,
-    /// Theme for this run (default, dark, light, or one in <config>/themes/).
-    #[arg(long)]
+    /// Theme for this run, over the configured one.
     pub theme: Option<String>,
     /// Do not start the engine (browse and replay only).
-    #[arg(long)]
     pub no_engine: bool,
-    /// Print time to first frame, frame render time with a 10,000-node tree
-    /// and a 20,000-line diff, and resident memory; then exit.
-    #[arg(long)]
-    pub bench: bool,
 }
 
-pub async fn run(ctx: &Workspace, args: UiArgs) -> Result<ExitCode> {
-    if args.bench {
-        return frame_timings::run(ctx).await;
-    }
-    runtime::run(ctx, args).await
+/// Opens the workbench and runs it until the person quits.
+pub async fn run(ctx: &Workspace, opts: Options) -> Result<ExitCode> {
+    runtime::run(ctx, opts).await
 }

@@ -3,7 +3,7 @@
 //! returns are carried out, and what they report is folded in the same way;
 //! then one frame is drawn if anything changed.
 
-use super::UiArgs;
+use super::Options;
 use super::action::{Action, Msg};
 use super::app::{App, Level};
 use super::config::Config;
@@ -23,7 +23,7 @@ use tokio::sync::mpsc;
 
 const TICK: Duration = Duration::from_millis(50);
 
-pub async fn run(ctx: &Workspace, args: UiArgs) -> Result<ExitCode> {
+pub async fn run(ctx: &Workspace, args: Options) -> Result<ExitCode> {
     if !std::io::stdout().is_terminal() {
         anyhow::bail!("the workbench needs a terminal; for scripts use `kwb session`, `kwb eval` or `kwb bench`");
     }
