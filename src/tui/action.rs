@@ -3,7 +3,6 @@
 //! help, the hint bar and the palette are generated from [`REGISTRY`], so
 //! they cannot drift from the bindings.
 
-use crate::agent::Decision;
 use crate::session::Event;
 
 /// A named action a person can bind to a key or pick from the palette.
@@ -208,17 +207,6 @@ pub enum Msg {
     ConfigLoaded(Box<super::config::Config>),
     /// Something the runtime wants the person to see (an editor that would not start, say).
     Notice(super::app::Level, String),
-}
-
-/// Test helpers compare decisions without `PartialEq` on the agent types.
-pub fn decision_name(d: &Decision) -> &'static str {
-    match d {
-        Decision::Accept => "accept",
-        Decision::Reject => "reject",
-        Decision::Replace(_) => "replace",
-        Decision::Retry { .. } => "retry",
-        Decision::Stop => "stop",
-    }
 }
 
 #[cfg(test)]
