@@ -9,10 +9,10 @@ use kwb::session::EditBody;
 use kwb::tui::action::{Action, Msg};
 use kwb::tui::app::Tab;
 use kwb::tui::app::panes::DiffBase;
-use kwb::tui::drive_types::{Effect, Mode, ReviewRequest};
+use kwb::tui::requests::{Effect, Mode, ReviewRequest};
 use tui_support::Fixture;
 
-fn review(app: &mut kwb::tui::testing::Harness) -> tokio::sync::oneshot::Receiver<Decision> {
+fn review(app: &mut tui_support::Harness) -> tokio::sync::oneshot::Receiver<Decision> {
     let (reply, answer) = tokio::sync::oneshot::channel();
     let proposal = EditProposal { layer: Layer::L1, kernel: Some("relu".into()), body: EditBody::Text("def relu(): pass".into()), rationale: "vectorise".into() };
     app.send(Action::Msg(Msg::Review(ReviewRequest { agent: "l1-builtin".into(), parent: 1, proposal, reply })));
@@ -187,7 +187,7 @@ fn editing_a_proposal_replaces_it() {
     let mut answer = review(&mut app);
     app.keys("e");
     assert!(matches!(app.effects.last(), Some(Effect::OpenEditor { .. })));
-    app.send(Action::Msg(Msg::EditorClosed { purpose: kwb::tui::drive_types::EditorPurpose::Proposal, text: Some("def relu(): return 1".into()) }));
+    app.send(Action::Msg(Msg::EditorClosed { purpose: kwb::tui::requests::EditorPurpose::Proposal, text: Some("def relu(): return 1".into()) }));
     match answer.try_recv() {
         Ok(Decision::Replace(p)) => assert!(matches!(p.body, EditBody::Text(ref t) if t.contains("return 1"))),
         other => panic!("expected a replacement, got {other:?}"),
@@ -217,7 +217,7 @@ fn live_events_extend_the_tree_when_following() {
     let fx = Fixture::new();
     let mut app = fx.opened(80, 24);
     let n = app.app.session.as_ref().unwrap().tree.nodes.len() as u32;
-    let (_, events) = kwb::tui::testing::synth_session("relu", n + 1, 10);
+    let (_, events) = kwb::tui::synthetic::synth_session("relu", n + 1, 10);
     let mut e = events.into_iter().find(|e| matches!(&e.kind, kwb::session::EventKind::Edit { node } if node.id == n)).unwrap();
     if let kwb::session::EventKind::Edit { node } = &mut e.kind {
         node.parent = Some(0);

@@ -7,7 +7,7 @@ use kwb::agent::EditProposal;
 use kwb::ir::Layer;
 use kwb::session::EditBody;
 use kwb::tui::action::{Action, Msg};
-use kwb::tui::drive_types::ReviewRequest;
+use kwb::tui::requests::ReviewRequest;
 use tui_support::{Fixture, SIZES};
 
 fn each_size(name: &str, make: impl Fn(u16, u16) -> String) {

@@ -11,12 +11,11 @@
 pub mod budget;
 pub mod builtin;
 pub mod hardware;
-mod llm_roster;
-mod roster;
-mod search;
-pub mod tools;
 pub mod llm_agent;
 pub mod orchestrator;
+mod roster;
+mod search;
+pub mod session_tools;
 pub mod supervisor;
 
 pub use budget::{Budget, BudgetLeft};

@@ -8,7 +8,7 @@
 use super::hardware::{self, PathFacts};
 use super::orchestrator::{RunSpec, RunSummary, Steering, Strategy};
 use super::roster::Roster;
-use super::tools::SessionTools;
+use super::session_tools::SessionTools;
 use super::{Agent, AgentContext, BudgetLeft, Decision, EditProposal, Proposal, Supervisor, Usage};
 use crate::ir::Layer;
 use crate::roofline::Machine;

@@ -26,7 +26,7 @@ pub fn write(dir: &Path, results_json: &Value, results: &[EvalResult], table: &s
             f(r.speedup_median),
             f(r.ci),
             r.timing_valid,
-            r.samples,
+            r.pair_count,
             f(r.compile_s)
         );
     }

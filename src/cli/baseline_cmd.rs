@@ -1,6 +1,6 @@
 //! `kwb baseline`: tune the MetaSchedule baseline and look at what it found.
 
-use super::Ctx;
+use crate::workspace::Workspace;
 use crate::baseline::{self, tuned_dir, tuning_report};
 use crate::engine::Job;
 use crate::eval::EvalOptions;
@@ -55,7 +55,7 @@ pub enum BaselineCmd {
     },
 }
 
-pub async fn run(ctx: &Ctx, cmd: BaselineCmd) -> Result<ExitCode> {
+pub async fn run(ctx: &Workspace, cmd: BaselineCmd) -> Result<ExitCode> {
     match cmd {
         BaselineCmd::Tune { suite, task, trials, force } => tune(ctx, suite, task, &trials, force).await,
         BaselineCmd::Calibrate { representatives, cap, out } => calibrate(ctx, &representatives, cap, out).await,
@@ -63,7 +63,7 @@ pub async fn run(ctx: &Ctx, cmd: BaselineCmd) -> Result<ExitCode> {
     }
 }
 
-async fn tune(ctx: &Ctx, suite: Option<String>, task: Option<String>, trials_arg: &str, force: bool) -> Result<ExitCode> {
+async fn tune(ctx: &Workspace, suite: Option<String>, task: Option<String>, trials_arg: &str, force: bool) -> Result<ExitCode> {
     let calibration = baseline::Calibration::load(&ctx.paths);
     let fixed: Option<u32> = match trials_arg {
         "auto" => {
@@ -125,7 +125,7 @@ async fn tune(ctx: &Ctx, suite: Option<String>, task: Option<String>, trials_arg
     Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
 
-async fn calibrate(ctx: &Ctx, ids: &[String], cap: u32, out: Option<std::path::PathBuf>) -> Result<ExitCode> {
+async fn calibrate(ctx: &Workspace, ids: &[String], cap: u32, out: Option<std::path::PathBuf>) -> Result<ExitCode> {
     let set = ctx.tasks()?;
     let engine = ctx.engine(false).await?;
     // The host CPU's own target, as evaluations use: tunings are keyed by it.
@@ -146,7 +146,7 @@ async fn calibrate(ctx: &Ctx, ids: &[String], cap: u32, out: Option<std::path::P
     Ok(ExitCode::SUCCESS)
 }
 
-async fn show(ctx: &Ctx, id: &str, module: bool, traces: bool) -> Result<ExitCode> {
+async fn show(ctx: &Workspace, id: &str, module: bool, traces: bool) -> Result<ExitCode> {
     let set = ctx.tasks()?;
     let t = set.get(id)?;
     let engine = ctx.engine(false).await?;

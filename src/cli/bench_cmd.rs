@@ -1,6 +1,6 @@
 //! `kwb bench`: every task of a suite through one agent strategy, then the table.
 
-use super::Ctx;
+use crate::workspace::Workspace;
 use crate::bench::{aggregate, table};
 use crate::eval::{BASELINE_DEFAULT, EvalOptions};
 use anyhow::{Context, Result, bail};
@@ -51,7 +51,7 @@ pub enum BenchSub {
     Compare { a: PathBuf, b: PathBuf },
 }
 
-pub async fn run(ctx: &Ctx, a: BenchArgs) -> Result<ExitCode> {
+pub async fn run(ctx: &Workspace, a: BenchArgs) -> Result<ExitCode> {
     if let Some(BenchSub::Compare { a: left, b: right }) = &a.cmd {
         print!("{}", crate::bench::report::compare(&crate::bench::report::read(left)?, &crate::bench::report::read(right)?));
         return Ok(ExitCode::SUCCESS);
@@ -61,7 +61,7 @@ pub async fn run(ctx: &Ctx, a: BenchArgs) -> Result<ExitCode> {
     if a.agent == "file" && a.candidates.is_none() {
         bail!("--agent file needs --candidates DIR holding <task id>.py files");
     }
-    let strategy = super::bench_agents::parse_agent(&a.agent)?;
+    let strategy = super::agent_runs::parse_agent(&a.agent)?;
     let fixed = if a.baseline == "auto" { crate::baseline::BaselineKind::Default } else { super::eval_cmd::parse_baseline(&a.baseline).map_err(anyhow::Error::msg)? };
     let noise_runs = crate::eval::BENCH_NOISE_RUNS;
     let ev = ctx.evaluator(EvalOptions { pairs: a.pairs, baseline: fixed, noise_runs, ..Default::default() }).await?;
@@ -77,7 +77,7 @@ pub async fn run(ctx: &Ctx, a: BenchArgs) -> Result<ExitCode> {
         let ev = if a.baseline == "auto" && super::run_cmd::pick_baseline(ctx, t, "auto", &ev.opts.target)? == crate::baseline::BaselineKind::Tuned { &tuned_ev } else { &ev };
         if let Some((strategy, backend)) = &strategy {
             eprintln!("[{}/{}] {}", i + 1, tasks.len(), t.id());
-            let (r, run) = super::bench_agents::run_task(ctx, ev, &set, t, *strategy, backend.clone(), &a).await?;
+            let (r, run) = super::agent_runs::run_task(ctx, ev, &set, t, *strategy, backend.clone(), &a).await?;
             results.push(r);
             runs.push(run);
             continue;

@@ -1,6 +1,6 @@
 //! `kwb engine`: set up the Python environment, report on it, measure it.
 
-use super::Ctx;
+use crate::workspace::Workspace;
 use crate::engine::{Job, pyenv};
 use crate::eval::EvalOptions;
 use anyhow::Result;
@@ -36,7 +36,7 @@ pub enum EngineCmd {
     },
 }
 
-pub async fn run(ctx: &Ctx, cmd: EngineCmd) -> Result<ExitCode> {
+pub async fn run(ctx: &Workspace, cmd: EngineCmd) -> Result<ExitCode> {
     match cmd {
         EngineCmd::Setup { with_torch, force } => {
             let paths = ctx.paths.clone();
@@ -49,7 +49,7 @@ pub async fn run(ctx: &Ctx, cmd: EngineCmd) -> Result<ExitCode> {
     }
 }
 
-async fn doctor(ctx: &Ctx, as_json: bool) -> Result<ExitCode> {
+async fn doctor(ctx: &Workspace, as_json: bool) -> Result<ExitCode> {
     let engine = ctx.engine(false).await?;
     let out = engine.run(Job::new("doctor", json!({}), Duration::from_secs(60))).await.map_err(|f| anyhow::anyhow!("{f}"))?;
     let r = &out.result;
@@ -114,7 +114,7 @@ async fn doctor(ctx: &Ctx, as_json: bool) -> Result<ExitCode> {
 }
 
 /// Each confined role tries, for real, what its sandbox should stop.
-async fn sandbox_probes(ctx: &Ctx, engine: &crate::engine::Engine) -> Value {
+async fn sandbox_probes(ctx: &Workspace, engine: &crate::engine::Engine) -> Value {
     let mut out = serde_json::Map::new();
     for role in [crate::engine::sandbox::Role::Build, crate::engine::sandbox::Role::Measure] {
         let outside = ctx.paths.data.join(format!("sandbox-probe-{}.txt", role.as_str()));
@@ -135,7 +135,7 @@ fn median(v: &mut [f64]) -> f64 {
     if v.is_empty() { f64::NAN } else { v[v.len() / 2] }
 }
 
-async fn bench(ctx: &Ctx, suite: &str, repeats: usize) -> Result<ExitCode> {
+async fn bench(ctx: &Workspace, suite: &str, repeats: usize) -> Result<ExitCode> {
     let set = ctx.tasks()?;
     let tasks = set.suite(suite)?;
     let ev = ctx.evaluator(EvalOptions::default()).await?;
@@ -184,7 +184,7 @@ async fn bench(ctx: &Ctx, suite: &str, repeats: usize) -> Result<ExitCode> {
         for i in 0..repeats {
             let r = ev.evaluate(t, &source).await;
             let x = r.speedup_median.unwrap_or(f64::NAN);
-            println!("  run {}: speedup {:.4}x +/- {:.2}% ({} pairs, spread {:.2}%), {}", i + 1, x, r.ci.unwrap_or(f64::NAN) * 100.0, r.samples, r.spread.unwrap_or(f64::NAN) * 100.0, if r.timing_valid { "valid" } else { "invalid" });
+            println!("  run {}: speedup {:.4}x +/- {:.2}% ({} pairs, spread {:.2}%), {}", i + 1, x, r.ci.unwrap_or(f64::NAN) * 100.0, r.pair_count, r.spread.unwrap_or(f64::NAN) * 100.0, if r.timing_valid { "valid" } else { "invalid" });
             speedups.push(x);
         }
         let within = speedups.iter().all(|x| (x - 1.0).abs() <= 0.03);

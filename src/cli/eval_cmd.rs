@@ -1,6 +1,6 @@
 //! `kwb eval`: one candidate, checked and timed, as a summary or JSON.
 
-use super::Ctx;
+use crate::workspace::Workspace;
 use crate::eval::{EvalOptions, EvalResult};
 use anyhow::{Context, Result};
 use clap::Args;
@@ -29,7 +29,7 @@ pub struct EvalArgs {
     pub check_timeout: u64,
 }
 
-pub async fn run(ctx: &Ctx, a: EvalArgs) -> Result<ExitCode> {
+pub async fn run(ctx: &Workspace, a: EvalArgs) -> Result<ExitCode> {
     let set = ctx.tasks()?;
     let task = set.get(&a.task)?;
     let source = match &a.candidate {
@@ -69,7 +69,7 @@ pub fn summary(r: &EvalResult, label: &str) -> String {
         s += &format!(
             "  timing    candidate {c:.3} ms  baseline {b:.3} ms  speedup {x:.3}x +/- {:.1}%  ({} pairs, spread {:.1}%, {})\n",
             r.ci.unwrap_or(0.0) * 100.0,
-            r.samples,
+            r.pair_count,
             r.spread.unwrap_or(0.0) * 100.0,
             if r.timing_valid { "valid" } else { "INVALID: too noisy" }
         );

@@ -1,25 +1,24 @@
 //! The command line: argument parsing and dispatch. Each subcommand lives in
-//! its own file; they share the set-up in `Ctx`.
+//! its own file; they share the set-up in [`Workspace`].
 
+mod agent_runs;
 mod baseline_cmd;
-mod bench_agents;
 mod bench_cmd;
 mod engine_cmd;
 mod eval_cmd;
+mod log_timings;
 mod run_cmd;
-mod session_bench;
 mod session_cmd;
+mod session_copy;
 mod tasks_cmd;
 
-use crate::engine::{Engine, EngineConfig, pyenv, sandbox::Limits};
-use crate::eval::{EvalOptions, Evaluator};
+use crate::workspace::Workspace;
 use crate::paths::Paths;
-use crate::tasks::{TaskSet, resolve_root};
+use crate::tasks::resolve_root;
 use anyhow::Result;
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Duration;
 
 #[derive(Parser, Debug)]
 #[command(name = "kwb", version, about = "A terminal workbench for LLM-driven kernel optimisation")]
@@ -58,7 +57,7 @@ pub enum Command {
     /// Run an agent strategy on one task, headless.
     Run(run_cmd::RunArgs),
     /// Open the workbench (the default when no command is given).
-    Ui(crate::tui::UiArgs),
+    Ui(UiArgs),
 }
 
 pub fn main() -> ExitCode {
@@ -88,12 +87,12 @@ pub fn main() -> ExitCode {
 }
 
 async fn run(cli: Cli, paths: Paths) -> Result<ExitCode> {
-    let ctx = Ctx { paths, tasks_dir: resolve_root(cli.tasks.as_deref()), workers: cli.workers };
+    let ctx = Workspace { paths, tasks_dir: resolve_root(cli.tasks.as_deref()), workers: cli.workers };
     let Some(command) = cli.command else {
-        return crate::tui::run(&ctx, crate::tui::UiArgs::default()).await;
+        return ui(&ctx, UiArgs::default()).await;
     };
     match command {
-        Command::Ui(a) => crate::tui::run(&ctx, a).await,
+        Command::Ui(a) => ui(&ctx, a).await,
         Command::Run(a) => run_cmd::run(&ctx, a).await,
         Command::Engine(c) => engine_cmd::run(&ctx, c).await,
         Command::Tasks(c) => tasks_cmd::run(&ctx, c).await,
@@ -105,63 +104,29 @@ async fn run(cli: Cli, paths: Paths) -> Result<ExitCode> {
     }
 }
 
-pub struct Ctx {
-    pub paths: Paths,
-    pub tasks_dir: PathBuf,
-    pub workers: usize,
+/// `kwb ui [...]` (and `kwb` with no arguments).
+#[derive(clap::Args, Debug, Default)]
+pub struct UiArgs {
+    /// Open this session file (replay it, or resume it live).
+    #[arg(long)]
+    pub session: Option<PathBuf>,
+    /// Theme for this run (default, dark, light, or one in <config>/themes/).
+    #[arg(long)]
+    pub theme: Option<String>,
+    /// Do not start the engine (browse and replay only).
+    #[arg(long)]
+    pub no_engine: bool,
+    /// Print time to first frame, frame render time with a 10,000-node tree
+    /// and a 20,000-line diff, and resident memory; then exit.
+    #[arg(long)]
+    pub bench: bool,
 }
 
-impl Ctx {
-    pub fn tasks(&self) -> Result<TaskSet> {
-        let set = TaskSet::load(&self.tasks_dir)?;
-        for p in &set.problems {
-            eprintln!("warning: skipped {}: {}", p.dir.display(), p.message);
-        }
-        Ok(set)
+async fn ui(ctx: &Workspace, a: UiArgs) -> Result<ExitCode> {
+    if a.bench {
+        return crate::tui::frame_timings::run(ctx).await;
     }
-
-    /// Sets up the engine environment if needed, and starts the pool. A venv
-    /// whose worker cannot start is rebuilt once before giving up.
-    pub async fn engine(&self, with_torch: bool) -> Result<Engine> {
-        match self.start_engine(with_torch, false).await {
-            Ok(e) => Ok(e),
-            Err(first) if std::env::var_os("KWB_PYTHON").is_none() => {
-                eprintln!("engine: the worker did not start ({first:#}); rebuilding the engine environment");
-                self.start_engine(with_torch, true).await
-            }
-            Err(e) => Err(e),
-        }
-    }
-
-    async fn start_engine(&self, with_torch: bool, rebuild: bool) -> Result<Engine> {
-        let paths = self.paths.clone();
-        let env = tokio::task::spawn_blocking(move || pyenv::ensure(&paths, with_torch, rebuild)).await??;
-        let engine = Engine::new(EngineConfig {
-            env,
-            device_lock_file: self.paths.data.join("device-local-cpu.lock"),
-            scratch: self.paths.scratch(),
-            artifacts: self.paths.artifacts(),
-            max_workers: self.workers.max(1),
-            limits: Limits::default(),
-            start_timeout: Duration::from_secs(120),
-        });
-        std::fs::create_dir_all(self.paths.artifacts())?;
-        engine.prewarm(1).await.map_err(|f| anyhow::anyhow!("{f}"))?;
-        Ok(engine)
-    }
-
-    pub async fn evaluator(&self, opts: EvalOptions) -> Result<Evaluator> {
-        let engine = self.engine(false).await?;
-        // Said on every run, not only by `kwb engine doctor`.
-        let (lines, complete) = crate::engine::sandbox::summary(&engine.sandbox());
-        if !complete {
-            eprintln!("warning: the engine's sandbox is incomplete; candidate code is less confined than it should be:");
-            for l in &lines {
-                eprintln!("  {l}");
-            }
-        }
-        Ok(Evaluator::new(engine, self.paths.clone(), opts))
-    }
+    crate::tui::run(ctx, crate::tui::Options { session: a.session, theme: a.theme, no_engine: a.no_engine }).await
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! `kwb run`: one strategy on one task, headless, with a progress display.
 
-use super::Ctx;
+use crate::workspace::Workspace;
 use crate::agent::budget::parse_duration;
 use crate::agent::orchestrator::{self, Backend, RunSpec, Strategy};
 use crate::agent::{Budget, supervisor::AutoAccept};
@@ -63,7 +63,7 @@ pub fn backend(agents: &str, provider: Option<&str>) -> Result<Backend> {
 
 /// `auto`: the tuned baseline where this task has a finished tuning, else the default pipeline.
 /// `target` is the evaluator's (the host CPU's), which tunings are keyed by.
-pub fn pick_baseline(ctx: &Ctx, task: &crate::tasks::Task, choice: &str, target: &serde_json::Value) -> Result<BaselineKind> {
+pub fn pick_baseline(ctx: &Workspace, task: &crate::tasks::Task, choice: &str, target: &serde_json::Value) -> Result<BaselineKind> {
     match choice {
         "auto" => {
             let tuned = crate::baseline::tuned_dir(&ctx.paths, task, target).ok().and_then(|d| crate::baseline::tuning_report(&d)).is_some();
@@ -73,11 +73,11 @@ pub fn pick_baseline(ctx: &Ctx, task: &crate::tasks::Task, choice: &str, target:
     }
 }
 
-pub fn default_session(ctx: &Ctx, task: &str) -> PathBuf {
+pub fn default_session(ctx: &Workspace, task: &str) -> PathBuf {
     ctx.paths.state.join("sessions").join(format!("{task}-{}.jsonl", crate::session::log::now_ms()))
 }
 
-pub async fn run(ctx: &Ctx, a: RunArgs) -> Result<ExitCode> {
+pub async fn run(ctx: &Workspace, a: RunArgs) -> Result<ExitCode> {
     let set = ctx.tasks()?;
     let task = set.get(&a.task)?;
     let backend = backend(&a.agents, a.provider.as_deref())?;

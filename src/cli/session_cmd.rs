@@ -1,6 +1,6 @@
 //! `kwb session` and `kwb diff`: sessions driven and read from the shell.
 
-use super::Ctx;
+use crate::workspace::Workspace;
 use crate::diff;
 use crate::eval::EvalOptions;
 use crate::ir::Layer;
@@ -136,7 +136,7 @@ fn parse_layer(s: &str) -> Result<Layer, String> {
     Layer::parse(s).ok_or_else(|| format!("`{s}` is not a layer: use L0, L1 or L2"))
 }
 
-pub fn session_path(ctx: &Ctx, s: &str) -> PathBuf {
+pub fn session_path(ctx: &Workspace, s: &str) -> PathBuf {
     let p = PathBuf::from(s);
     if p.exists() || s.contains('/') || s.ends_with(".jsonl") {
         return p;
@@ -153,7 +153,7 @@ fn load_tree(path: &Path) -> Result<(crate::session::Loaded, CandidateTree)> {
     Ok((loaded, tree))
 }
 
-pub async fn run(ctx: &Ctx, cmd: SessionCmd) -> Result<ExitCode> {
+pub async fn run(ctx: &Workspace, cmd: SessionCmd) -> Result<ExitCode> {
     match cmd {
         SessionCmd::New { task, out } => {
             let set = ctx.tasks()?;
@@ -261,40 +261,13 @@ pub async fn run(ctx: &Ctx, cmd: SessionCmd) -> Result<ExitCode> {
         SessionCmd::Pin { session, node, off } => human_action(ctx, &session, if off { "unpin" } else { "pin" }, node, serde_json::Value::Null),
         SessionCmd::Mark { session, node, label } => human_action(ctx, &session, "mark", node, serde_json::Value::String(label)),
         SessionCmd::Compare { session, node_a, node_b } => compare(ctx, &session, node_a, node_b),
-        SessionCmd::Fork { session, out, upto, progress } => {
-            let loaded = load(&session_path(ctx, &session))?;
-            let mut header = loaded.header.clone();
-            header.kwb_session = crate::session::SCHEMA_VERSION;
-            header.id = out.file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_default();
-            let mut log = crate::session::SessionLog::create(&out, &header)?;
-            let mut stdout = std::io::stdout().lock();
-            for e in loaded.events.iter().filter(|e| upto.is_none_or(|u| e.seq <= u)) {
-                let written = log.append(e.kind.clone())?;
-                if progress {
-                    use std::io::Write;
-                    writeln!(stdout, "{}", written.seq)?;
-                    stdout.flush()?;
-                }
-            }
-            if !progress {
-                eprintln!("forked the events of {session} into {}", out.display());
-            }
-            Ok(ExitCode::SUCCESS)
-        }
-        SessionCmd::Convert { session, out } => {
-            let src = session_path(ctx, &session);
-            for w in crate::session::SessionLog::convert(&src, &out)? {
-                eprintln!("warning: {}: {w}", src.display());
-            }
-            let (a, b) = (std::fs::metadata(&src)?.len(), std::fs::metadata(&out)?.len());
-            eprintln!("{} ({:.1} MiB) -> {} ({:.1} MiB)", src.display(), a as f64 / 1048576.0, out.display(), b as f64 / 1048576.0);
-            Ok(ExitCode::SUCCESS)
-        }
-        SessionCmd::Bench { events, lines } => super::session_bench::run(events, lines),
+        SessionCmd::Fork { session, out, upto, progress } => super::session_copy::fork(&session_path(ctx, &session), &out, upto, progress),
+        SessionCmd::Convert { session, out } => super::session_copy::convert(&session_path(ctx, &session), &out),
+        SessionCmd::Bench { events, lines } => super::log_timings::run(events, lines),
     }
 }
 
-fn human_action(ctx: &Ctx, session: &str, action: &str, node: u32, detail: serde_json::Value) -> Result<ExitCode> {
+fn human_action(ctx: &Workspace, session: &str, action: &str, node: u32, detail: serde_json::Value) -> Result<ExitCode> {
     let path = session_path(ctx, session);
     let (mut log, loaded) = crate::session::SessionLog::open(&path)?;
     let tree = CandidateTree::from_events(&loaded.events);
@@ -306,7 +279,7 @@ fn human_action(ctx: &Ctx, session: &str, action: &str, node: u32, detail: serde
     Ok(ExitCode::SUCCESS)
 }
 
-fn compare(ctx: &Ctx, session: &str, a: u32, b: u32) -> Result<ExitCode> {
+fn compare(ctx: &Workspace, session: &str, a: u32, b: u32) -> Result<ExitCode> {
     let (_, tree) = load_tree(&session_path(ctx, session))?;
     let na = tree.get(a).with_context(|| format!("no node {a}"))?;
     let nb = tree.get(b).with_context(|| format!("no node {b}"))?;
@@ -358,7 +331,7 @@ fn describe(k: &EventKind) -> String {
     }
 }
 
-pub fn diff_cmd(ctx: &Ctx, a: DiffArgs) -> Result<ExitCode> {
+pub fn diff_cmd(ctx: &Workspace, a: DiffArgs) -> Result<ExitCode> {
     let (_, tree) = load_tree(&session_path(ctx, &a.session))?;
     let na = tree.get(a.node_a).with_context(|| format!("no node {}", a.node_a))?;
     let nb = tree.get(a.node_b).with_context(|| format!("no node {}", a.node_b))?;

@@ -1,6 +1,6 @@
 //! `kwb tasks`: list, show, check and import.
 
-use super::Ctx;
+use crate::workspace::Workspace;
 use crate::eval::EvalOptions;
 use crate::tasks::import::{ImportRequest, id_from_path, import_one};
 use anyhow::{Context, Result, bail};
@@ -65,7 +65,7 @@ pub enum TasksCmd {
     },
 }
 
-pub async fn run(ctx: &Ctx, cmd: TasksCmd) -> Result<ExitCode> {
+pub async fn run(ctx: &Workspace, cmd: TasksCmd) -> Result<ExitCode> {
     match cmd {
         TasksCmd::List { json, level, domain, suite, text } => list(ctx, json, level, domain, suite, text),
         TasksCmd::Size { write, suite } => size(ctx, write, suite).await,
@@ -75,7 +75,7 @@ pub async fn run(ctx: &Ctx, cmd: TasksCmd) -> Result<ExitCode> {
     }
 }
 
-fn list(ctx: &Ctx, as_json: bool, level: Option<u8>, domain: Option<String>, suite: Option<String>, text: Option<String>) -> Result<ExitCode> {
+fn list(ctx: &Workspace, as_json: bool, level: Option<u8>, domain: Option<String>, suite: Option<String>, text: Option<String>) -> Result<ExitCode> {
     let set = ctx.tasks()?;
     let mut tasks: Vec<_> = match &suite {
         Some(s) => set.suite(s)?,
@@ -131,7 +131,7 @@ fn si(x: f64) -> String {
     }
 }
 
-async fn size(ctx: &Ctx, write: bool, suite: Option<String>) -> Result<ExitCode> {
+async fn size(ctx: &Workspace, write: bool, suite: Option<String>) -> Result<ExitCode> {
     let set = ctx.tasks()?;
     let tasks: Vec<_> = match &suite {
         Some(s) => set.suite(s)?,
@@ -165,7 +165,7 @@ fn human_bytes(b: u64) -> String {
     if b >= 1 << 20 { format!("{:.1} MiB", b as f64 / 1048576.0) } else { format!("{:.1} KiB", b as f64 / 1024.0) }
 }
 
-fn show(ctx: &Ctx, id: &str) -> Result<ExitCode> {
+fn show(ctx: &Workspace, id: &str) -> Result<ExitCode> {
     let set = ctx.tasks()?;
     let t = set.get(id)?;
     println!("{}  (level {}, {}, {})", t.meta.id, t.meta.level, t.meta.domains.join(", "), t.meta.dtype);
@@ -191,7 +191,7 @@ fn show(ctx: &Ctx, id: &str) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-async fn check(ctx: &Ctx, suite: Option<String>) -> Result<ExitCode> {
+async fn check(ctx: &Workspace, suite: Option<String>) -> Result<ExitCode> {
     let set = ctx.tasks()?;
     let tasks: Vec<_> = match &suite {
         Some(s) => set.suite(s)?,
@@ -236,7 +236,7 @@ async fn check_one(ev: &crate::eval::Evaluator, t: &crate::tasks::Task) -> Resul
 }
 
 #[allow(clippy::too_many_arguments)]
-async fn import(ctx: &Ctx, path: PathBuf, id: Option<String>, level: Option<u8>, domains: Option<Vec<String>>, set: Vec<String>, max_bytes: u64, out: Option<PathBuf>) -> Result<ExitCode> {
+async fn import(ctx: &Workspace, path: PathBuf, id: Option<String>, level: Option<u8>, domains: Option<Vec<String>>, set: Vec<String>, max_bytes: u64, out: Option<PathBuf>) -> Result<ExitCode> {
     use crate::tasks::import::{guess_domains, guess_level};
     let mut overrides = BTreeMap::new();
     for s in &set {

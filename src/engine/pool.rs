@@ -253,7 +253,7 @@ impl Engine {
                     }
                     let hint = FailureClass::parse(&e.class);
                     Err(Failure {
-                        class: crate::failure_table::classify(e.stage.as_deref(), &e.message, hint),
+                        class: crate::failure::classify::classify(e.stage.as_deref(), &e.message, hint),
                         message: e.message,
                         stage: e.stage,
                         line: e.line,

@@ -13,7 +13,7 @@ use crate::failure::{Failure, FailureClass};
 use crate::paths::Paths;
 use crate::tasks::Task;
 use anyhow::Result;
-pub use result::{EvalResult, Manifest, Sample, SeedResult};
+pub use result::{EvalResult, Manifest, SeedResult, TimingPair};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 use std::path::PathBuf;
@@ -228,7 +228,7 @@ impl Evaluator {
         r.correct = checked.result["correct"].as_bool() == Some(true);
         if !r.correct {
             let msg = checked.result["failure"]["message"].as_str().unwrap_or("outputs differ from the reference").to_string();
-            let class = crate::failure_table::classify(Some("check"), &msg, FailureClass::NumericMismatch);
+            let class = crate::failure::classify::classify(Some("check"), &msg, FailureClass::NumericMismatch);
             return Err(Failure::new(class, msg).at("check"));
         }
         // 3. Paired timing against the baseline, with the device to itself.
@@ -263,8 +263,8 @@ impl Evaluator {
             return Err(Failure::new(FailureClass::NumericMismatch, msg).at("time"));
         }
         r.timing_valid = t["timing_valid"].as_bool() == Some(true);
-        r.sample_list = serde_json::from_value(t["samples"].clone()).unwrap_or_default();
-        r.samples = r.sample_list.len() as u32;
+        r.pairs = serde_json::from_value(t["samples"].clone()).unwrap_or_default();
+        r.pair_count = r.pairs.len() as u32;
         if let (Some(m), Some(size), Some(ms)) = (crate::roofline::Machine::cached(&self.paths), spec.size, r.candidate_ms) {
             r.roofline_share = m.share(&size, ms);
         }
@@ -290,8 +290,8 @@ impl Evaluator {
             timing_valid: false,
             spread: None,
             ci: None,
-            samples: 0,
-            sample_list: vec![],
+            pair_count: 0,
+            pairs: vec![],
             timing_rounds: 0,
             compile_s: None,
             peak_memory_bytes: None,

@@ -15,7 +15,8 @@ pub struct SeedResult {
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Sample {
+/// One paired measurement: the baseline and the candidate timed back to back.
+pub struct TimingPair {
     pub baseline_ms: f64,
     pub candidate_ms: f64,
     pub ratio: f64,
@@ -74,8 +75,11 @@ pub struct EvalResult {
     /// Relative half-width of the ~95% confidence interval of the median ratio.
     pub ci: Option<f64>,
     /// Number of paired measurements behind the speedup.
-    pub samples: u32,
-    pub sample_list: Vec<Sample>,
+    #[serde(rename = "samples")]
+    pub pair_count: u32,
+    /// The paired measurements themselves.
+    #[serde(rename = "sample_list")]
+    pub pairs: Vec<TimingPair>,
     pub timing_rounds: u32,
     pub compile_s: Option<f64>,
     /// Static memory plan plus the largest kernel scratch, in bytes (from the IR).

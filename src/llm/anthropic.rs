@@ -1,28 +1,16 @@
 //! Anthropic `/v1/messages`: content blocks (`text`, `tool_use`, `tool_result`),
 //! the system prompt as a top-level field, strictly alternating roles.
 
-use super::client::ChatClient;
-use super::config::ProviderConfig;
-use super::error::{LlmError, snippet};
-use super::http::Endpoint;
-use super::types::{ChatRequest, ChatResponse, Message, StopReason, TokenUsage, ToolCall};
-use crate::agent::BoxFuture;
+use super::{client::Call, client::Reply, client::StopNames, client::Wire, error::LlmError, error::snippet, http::Endpoint, types::*};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-pub struct AnthropicClient {
-    endpoint: Endpoint,
-    model: String,
-    max_tokens: u32,
-    temperature: Option<f32>,
-}
+/// The messages wire format.
+pub(crate) struct Anthropic;
 
-impl AnthropicClient {
-    pub(crate) fn new(endpoint: Endpoint, cfg: &ProviderConfig) -> Self {
-        Self { endpoint, model: cfg.model.clone(), max_tokens: cfg.max_tokens, temperature: cfg.temperature }
-    }
-
-    fn body(&self, req: &ChatRequest) -> Value {
+impl Wire for Anthropic {
+    fn body(call: &Call<'_>) -> Value {
+        let req = call.req;
         // The API wants user and assistant turns to alternate, so tool results
         // (sent as user turns) merge with whatever user turn is next to them.
         let mut messages: Vec<(&str, Vec<Value>)> = vec![];
@@ -52,14 +40,14 @@ impl AnthropicClient {
             }
         }
         let mut body = json!({
-            "model": self.model,
-            "max_tokens": req.max_tokens.unwrap_or(self.max_tokens),
+            "model": call.model,
+            "max_tokens": call.max_tokens,
             "messages": messages.into_iter().map(|(role, content)| json!({"role": role, "content": content})).collect::<Vec<_>>(),
         });
         if !req.system.is_empty() {
             body["system"] = json!(req.system);
         }
-        if let Some(t) = req.temperature.or(self.temperature) {
+        if let Some(t) = call.temperature {
             body["temperature"] = json!(t);
         }
         if !req.tools.is_empty() {
@@ -68,10 +56,8 @@ impl AnthropicClient {
         body
     }
 
-    fn parse(&self, body: Value, max_tokens: u32) -> Result<(String, Vec<ToolCall>, TokenUsage, StopReason), LlmError> {
-        let provider = self.endpoint.provider.clone();
-        let resp: Resp = serde_json::from_value(body.clone())
-            .map_err(|e| LlmError::Malformed { provider: provider.clone(), api: self.endpoint.api, detail: format!("{e} in `{}`", snippet(&body.to_string())) })?;
+    fn read(endpoint: &Endpoint, body: Value) -> Result<Reply, LlmError> {
+        let resp: Resp = endpoint.decode(&body)?;
         let mut text = String::new();
         let mut calls = vec![];
         for b in resp.content {
@@ -82,36 +68,12 @@ impl AnthropicClient {
             }
         }
         let usage = resp.usage.map(|u| TokenUsage { input_tokens: u.input_tokens, output_tokens: u.output_tokens }).unwrap_or_default();
-        let stop = match resp.stop_reason.as_deref() {
-            Some("end_turn") | Some("stop_sequence") | None => StopReason::EndTurn,
-            Some("tool_use") => StopReason::ToolUse,
-            Some("max_tokens") => StopReason::MaxTokens,
-            Some("refusal") => {
-                let detail = if text.trim().is_empty() { "stop_reason refusal".to_string() } else { snippet(&self.endpoint.redact(&text)) };
-                return Err(LlmError::Refused { provider, detail });
-            }
-            Some(other) => StopReason::Other(other.to_string()),
-        };
-        if stop == StopReason::MaxTokens && text.trim().is_empty() && calls.is_empty() {
-            return Err(LlmError::Truncated { provider, max_tokens });
+        if resp.stop_reason.as_deref() == Some("refusal") {
+            let detail = if text.trim().is_empty() { "stop_reason refusal".to_string() } else { snippet(&endpoint.redact(&text)) };
+            return Err(LlmError::Refused { provider: endpoint.provider.clone(), detail });
         }
-        Ok((text, calls, usage, stop))
-    }
-}
-
-impl ChatClient for AnthropicClient {
-    fn provider(&self) -> &str {
-        &self.endpoint.provider
-    }
-    fn model(&self) -> &str {
-        &self.model
-    }
-    fn chat<'a>(&'a self, req: &'a ChatRequest) -> BoxFuture<'a, Result<ChatResponse, LlmError>> {
-        Box::pin(async move {
-            let posted = self.endpoint.post(&self.body(req)).await?;
-            let (text, tool_calls, usage, stop_reason) = self.parse(posted.body, req.max_tokens.unwrap_or(self.max_tokens))?;
-            Ok(ChatResponse { text, tool_calls, usage, stop_reason, attempts: posted.attempts, retries: posted.retries })
-        })
+        let names = StopNames { end_turn: &["end_turn", "stop_sequence"], tool_use: &["tool_use"], max_tokens: "max_tokens" };
+        Ok(Reply { text, tool_calls: calls, usage, stop_reason: names.read(resp.stop_reason.as_deref()) })
     }
 }
 

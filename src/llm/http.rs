@@ -7,6 +7,7 @@ use super::key::{ApiKey, redact};
 use super::retry::{RetryPolicy, parse_retry_after};
 use reqwest::StatusCode;
 use reqwest::header::{HeaderMap, RETRY_AFTER};
+use serde::de::DeserializeOwned;
 use serde_json::Value;
 use std::time::Duration;
 
@@ -100,6 +101,16 @@ impl Endpoint {
             }),
             s => Err(Attempt::Fatal(LlmError::Rejected { provider, status: s.as_u16(), detail })),
         }
+    }
+
+    /// A reply body read as the API's reply type, or why it is not one.
+    pub fn decode<T: DeserializeOwned>(&self, body: &Value) -> Result<T, LlmError> {
+        serde_json::from_value(body.clone()).map_err(|e| self.malformed(format!("{e} in `{}`", snippet(&body.to_string()))))
+    }
+
+    /// A reply that parsed but does not say what the API promises.
+    pub fn malformed(&self, detail: String) -> LlmError {
+        LlmError::Malformed { provider: self.provider.clone(), api: self.api, detail }
     }
 
     /// Server text with the key scrubbed.

@@ -16,12 +16,10 @@ pub mod reply;
 mod retry;
 mod types;
 
-pub use anthropic::AnthropicClient;
 pub use client::{ChatClient, connect};
 pub use config::{CONFIG_ENV, DEFAULT_TOOL_ROUNDS, LlmConfig, ProviderConfig, ProviderKind};
 pub use error::LlmError;
 pub use key::ApiKey;
-pub use openai::OpenAiClient;
 pub use prompts::{PromptKind, Prompts};
 pub use retry::RetryPolicy;
 pub use types::{ChatRequest, ChatResponse, Message, StopReason, TokenUsage, ToolCall, ToolSpec};

@@ -1,28 +1,16 @@
 //! OpenAI-compatible `/v1/chat/completions`: OpenAI itself, vLLM, llama.cpp
 //! server, Ollama and most local servers.
 
-use super::client::ChatClient;
-use super::config::ProviderConfig;
-use super::error::{LlmError, snippet};
-use super::http::Endpoint;
-use super::types::{ChatRequest, ChatResponse, Message, StopReason, TokenUsage, ToolCall};
-use crate::agent::BoxFuture;
+use super::{client::Call, client::Reply, client::StopNames, client::Wire, error::LlmError, error::snippet, http::Endpoint, types::*};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-pub struct OpenAiClient {
-    endpoint: Endpoint,
-    model: String,
-    max_tokens: u32,
-    temperature: Option<f32>,
-}
+/// The chat-completions wire format.
+pub(crate) struct OpenAi;
 
-impl OpenAiClient {
-    pub(crate) fn new(endpoint: Endpoint, cfg: &ProviderConfig) -> Self {
-        Self { endpoint, model: cfg.model.clone(), max_tokens: cfg.max_tokens, temperature: cfg.temperature }
-    }
-
-    fn body(&self, req: &ChatRequest) -> Value {
+impl Wire for OpenAi {
+    fn body(call: &Call<'_>) -> Value {
+        let req = call.req;
         let mut messages = vec![];
         if !req.system.is_empty() {
             messages.push(json!({"role": "system", "content": req.system}));
@@ -48,11 +36,11 @@ impl OpenAiClient {
             });
         }
         let mut body = json!({
-            "model": self.model,
+            "model": call.model,
             "messages": messages,
         });
-        body[max_tokens_field(&self.endpoint.url)] = json!(req.max_tokens.unwrap_or(self.max_tokens));
-        if let Some(t) = req.temperature.or(self.temperature) {
+        body[max_tokens_field(&call.endpoint.url)] = json!(call.max_tokens);
+        if let Some(t) = call.temperature {
             body["temperature"] = json!(t);
         }
         if !req.tools.is_empty() {
@@ -65,15 +53,14 @@ impl OpenAiClient {
         body
     }
 
-    fn parse(&self, body: Value, max_tokens: u32) -> Result<(String, Vec<ToolCall>, TokenUsage, StopReason), LlmError> {
-        let provider = self.endpoint.provider.clone();
-        let malformed = |detail: String| LlmError::Malformed { provider: provider.clone(), api: self.endpoint.api, detail };
-        let resp: Resp = serde_json::from_value(body.clone()).map_err(|e| malformed(format!("{e} in `{}`", snippet(&body.to_string()))))?;
-        let choice = resp.choices.into_iter().next().ok_or_else(|| malformed("`choices` is empty".into()))?;
+    fn read(endpoint: &Endpoint, body: Value) -> Result<Reply, LlmError> {
+        let provider = endpoint.provider.clone();
+        let resp: Resp = endpoint.decode(&body)?;
+        let choice = resp.choices.into_iter().next().ok_or_else(|| endpoint.malformed("`choices` is empty".into()))?;
         let usage = resp.usage.map(|u| TokenUsage { input_tokens: u.prompt_tokens, output_tokens: u.completion_tokens }).unwrap_or_default();
         let msg = choice.message;
         if let Some(r) = msg.refusal.filter(|r| !r.trim().is_empty()) {
-            return Err(LlmError::Refused { provider, detail: snippet(&self.endpoint.redact(&r)) });
+            return Err(LlmError::Refused { provider, detail: snippet(&endpoint.redact(&r)) });
         }
         let text = content_text(msg.content.as_ref());
         let calls: Vec<ToolCall> = msg
@@ -88,33 +75,11 @@ impl OpenAiClient {
                 arguments: parse_arguments(c.function.arguments),
             })
             .collect();
-        let stop = match choice.finish_reason.as_deref() {
-            Some("stop") | None => StopReason::EndTurn,
-            Some("tool_calls") | Some("function_call") => StopReason::ToolUse,
-            Some("length") => StopReason::MaxTokens,
+        let stop_reason = match choice.finish_reason.as_deref() {
             Some("content_filter") => return Err(LlmError::Refused { provider, detail: "the provider's content filter stopped the reply".into() }),
-            Some(other) => StopReason::Other(other.to_string()),
+            r => StopNames { end_turn: &["stop"], tool_use: &["tool_calls", "function_call"], max_tokens: "length" }.read(r),
         };
-        if stop == StopReason::MaxTokens && text.trim().is_empty() && calls.is_empty() {
-            return Err(LlmError::Truncated { provider, max_tokens });
-        }
-        Ok((text, calls, usage, stop))
-    }
-}
-
-impl ChatClient for OpenAiClient {
-    fn provider(&self) -> &str {
-        &self.endpoint.provider
-    }
-    fn model(&self) -> &str {
-        &self.model
-    }
-    fn chat<'a>(&'a self, req: &'a ChatRequest) -> BoxFuture<'a, Result<ChatResponse, LlmError>> {
-        Box::pin(async move {
-            let posted = self.endpoint.post(&self.body(req)).await?;
-            let (text, tool_calls, usage, stop_reason) = self.parse(posted.body, req.max_tokens.unwrap_or(self.max_tokens))?;
-            Ok(ChatResponse { text, tool_calls, usage, stop_reason, attempts: posted.attempts, retries: posted.retries })
-        })
+        Ok(Reply { text, tool_calls: calls, usage, stop_reason })
     }
 }
 

@@ -3,7 +3,6 @@
 //! help, the hint bar and the palette are generated from [`REGISTRY`], so
 //! they cannot drift from the bindings.
 
-use crate::agent::Decision;
 use crate::session::Event;
 
 /// A named action a person can bind to a key or pick from the palette.
@@ -194,25 +193,20 @@ pub enum Msg {
     /// every layer is in force.
     SandboxReport(Vec<String>, bool),
     EngineFailed(String),
-    RunStarted { session: std::path::PathBuf, mode: super::drive_types::Mode },
+    RunStarted { session: std::path::PathBuf, mode: super::requests::Mode },
     RunEvent(Event),
     RunFinished(Result<String, String>),
-    Review(super::drive_types::ReviewRequest),
+    Review(super::requests::ReviewRequest),
     ManualStatus(String),
     Log(String),
     ConfigChanged,
-    EditorClosed { purpose: super::drive_types::EditorPurpose, text: Option<String> },
-}
-
-/// Test helpers compare decisions without `PartialEq` on the agent types.
-pub fn decision_name(d: &Decision) -> &'static str {
-    match d {
-        Decision::Accept => "accept",
-        Decision::Reject => "reject",
-        Decision::Replace(_) => "replace",
-        Decision::Retry { .. } => "retry",
-        Decision::Stop => "stop",
-    }
+    EditorClosed { purpose: super::requests::EditorPurpose, text: Option<String> },
+    /// A task's model.py, as asked for by [`Effect::ReadTaskSource`](super::requests::Effect::ReadTaskSource).
+    TaskSource { task: String, text: String },
+    /// The configuration read again after [`Effect::ReloadConfig`](super::requests::Effect::ReloadConfig).
+    ConfigLoaded(Box<super::config::Config>),
+    /// Something the runtime wants the person to see (an editor that would not start, say).
+    Notice(super::app::Level, String),
 }
 
 #[cfg(test)]

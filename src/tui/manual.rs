@@ -3,8 +3,8 @@
 //! the previous save.
 
 use super::action::{Action, Msg};
-use super::drive::Tx;
-use super::drive_types::ManualRequest;
+use super::background::Tx;
+use super::requests::ManualRequest;
 use crate::eval::Evaluator;
 use crate::tasks::TaskSet;
 use notify::{EventKind, RecursiveMode, Watcher};
@@ -45,9 +45,9 @@ pub async fn watch_and_evaluate(ev: Arc<Evaluator>, tasks: Arc<TaskSet>, req: Ma
         }
         last_text = text.clone();
         send(&tx, Msg::ManualStatus(format!("evaluating the save (edit of #{parent})")));
-        let outcome = super::drive::apply_save(&ev, &task, &session, parent, &req, text).await;
+        let outcome = super::background::apply_save(&ev, &task, &session, parent, &req, text).await;
         if !announced && session.exists() {
-            send(&tx, Msg::RunStarted { session: session.clone(), mode: super::drive_types::Mode::Manual });
+            send(&tx, Msg::RunStarted { session: session.clone(), mode: super::requests::Mode::Manual });
             announced = true;
         }
         if let Ok(loaded) = crate::session::load(&session) {

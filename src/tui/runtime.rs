@@ -1,27 +1,29 @@
 //! The event loop: terminal input, background messages and a tick are
-//! drained together, effects are carried out, and one frame is drawn if
-//! anything changed.
+//! drained together and each folded in by `App::update`; the effects it
+//! returns are carried out, and what they report is folded in the same way;
+//! then one frame is drawn if anything changed.
 
-use super::UiArgs;
+use super::Options;
 use super::action::{Action, Msg};
 use super::app::{App, Level};
 use super::config::Config;
-use super::drive::Driver;
-use super::drive_types::Effect;
+use super::background::Driver;
+use super::requests::Effect;
 use super::terminal::{self, Input, Term};
-use crate::cli::Ctx;
+use crate::workspace::Workspace;
 use anyhow::{Context, Result};
 use crossterm::event::{Event, KeyEventKind, MouseButton, MouseEventKind};
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 use std::io::IsTerminal;
+use std::collections::VecDeque;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
 
 const TICK: Duration = Duration::from_millis(50);
 
-pub async fn run(ctx: &Ctx, args: UiArgs) -> Result<ExitCode> {
+pub async fn run(ctx: &Workspace, args: Options) -> Result<ExitCode> {
     if !std::io::stdout().is_terminal() {
         anyhow::bail!("the workbench needs a terminal; for scripts use `kwb session`, `kwb eval` or `kwb bench`");
     }
@@ -37,9 +39,10 @@ pub async fn run(ctx: &Ctx, args: UiArgs) -> Result<ExitCode> {
     terminal::enter(app.config.mouse)?;
     let mut term = Terminal::new(CrosstermBackend::new(std::io::stdout()))?;
     let size = term.size()?;
-    app.update(Action::Resize { width: size.width, height: size.height });
-    app.log_line(format!("info: log in {}; engine output in {}", log_dir.join("kwb.log").display(), stderr_log.display()));
-    draw(&mut term, &mut app)?;
+    let mut effects = app.update(Action::Resize { width: size.width, height: size.height });
+    let where_logs = format!("info: log in {}; engine output in {}", log_dir.join("kwb.log").display(), stderr_log.display());
+    effects.extend(app.update(Action::Msg(Msg::Log(where_logs))));
+    term.draw(|f| super::view::draw(f, &app))?;
     // Only now the slow things start: tasks, sessions, the engine.
     driver.start_background(!args.no_engine);
     if let Some(s) = args.session.clone() {
@@ -50,121 +53,170 @@ pub async fn run(ctx: &Ctx, args: UiArgs) -> Result<ExitCode> {
     let input = Input::start(ev_tx);
     let mut tick = tokio::time::interval(TICK);
     let mut last_tick = Instant::now();
-    let result = loop {
+    let mut runtime = Runtime { driver, term, input, ctx, theme: args.theme.as_deref() };
+    let result = 'run: loop {
+        let mut actions = VecDeque::new();
         tokio::select! {
-            Some(e) = ev_rx.recv() => terminal_event(&mut app, e),
-            Some(a) = rx.recv() => feed(&mut app, &mut driver, a),
+            Some(e) = ev_rx.recv() => actions.extend(terminal_action(e)),
+            Some(a) = rx.recv() => actions.push_back(a),
             _ = tick.tick() => {
                 let ms = last_tick.elapsed().as_millis() as u64;
                 last_tick = Instant::now();
-                app.update(Action::Tick { ms });
+                actions.push_back(Action::Tick { ms });
             }
         }
         while let Ok(e) = ev_rx.try_recv() {
-            terminal_event(&mut app, e);
+            actions.extend(terminal_action(e));
         }
         while let Ok(a) = rx.try_recv() {
-            feed(&mut app, &mut driver, a);
+            actions.push_back(a);
         }
-        if let Err(e) = perform(&mut app, &mut driver, &mut term, &input, ctx, args.theme.as_deref()) {
-            break Err(e);
+        let mut redraw = false;
+        // What the effects report (an editor closed, the config read again) is
+        // folded in the same way, until nothing is left to do.
+        loop {
+            for effect in std::mem::take(&mut effects) {
+                match runtime.perform(effect, &app.config) {
+                    Ok(Performed { reports, redraw: r }) => {
+                        actions.extend(reports);
+                        redraw |= r;
+                    }
+                    Err(e) => break 'run Err(e),
+                }
+            }
+            let Some(a) = actions.pop_front() else { break };
+            effects = app.update(a);
+            redraw |= app.dirty;
         }
         if app.quit {
             break Ok(());
         }
-        if app.dirty
-            && let Err(e) = draw(&mut term, &mut app)
-        {
-            break Err(e);
+        if redraw && let Err(e) = runtime.term.draw(|f| super::view::draw(f, &app)) {
+            break Err(e.into());
         }
     };
     terminal::leave();
     terminal::restore_stderr();
     result.map(|_| ExitCode::SUCCESS)
 }
-
-fn draw(term: &mut Term, app: &mut App) -> Result<()> {
-    app.prepare();
-    term.draw(|f| super::view::draw(f, app))?;
-    app.dirty = false;
-    Ok(())
-}
-
-fn feed(app: &mut App, driver: &mut Driver, a: Action) {
-    if let Action::Msg(m) = &a {
-        driver.observe(m);
-    }
-    app.update(a);
-}
-
-fn terminal_event(app: &mut App, e: Event) {
+/// A terminal event as the action it stands for.
+fn terminal_action(e: Event) -> Option<Action> {
     match e {
-        Event::Key(k) if k.kind != KeyEventKind::Release => app.update(Action::Input(k)),
+        Event::Key(k) if k.kind != KeyEventKind::Release => Some(Action::Input(k)),
         Event::Mouse(m) => match m.kind {
-            MouseEventKind::Down(MouseButton::Left) => app.update(Action::ClickRow { x: m.column, y: m.row }),
-            MouseEventKind::ScrollDown => app.update(Action::Scroll { down: true }),
-            MouseEventKind::ScrollUp => app.update(Action::Scroll { down: false }),
-            _ => {}
+            MouseEventKind::Down(MouseButton::Left) => Some(Action::ClickRow { x: m.column, y: m.row }),
+            MouseEventKind::ScrollDown => Some(Action::Scroll { down: true }),
+            MouseEventKind::ScrollUp => Some(Action::Scroll { down: false }),
+            _ => None,
         },
-        Event::Resize(width, height) => app.update(Action::Resize { width, height }),
-        _ => {}
+        Event::Resize(width, height) => Some(Action::Resize { width, height }),
+        _ => None,
     }
 }
 
-fn perform(app: &mut App, driver: &mut Driver, term: &mut Term, input: &Input, ctx: &Ctx, theme: Option<&str>) -> Result<()> {
-    for effect in std::mem::take(&mut app.effects) {
-        match effect {
-            Effect::Quit => {}
+/// What carries out effects: the background work, the terminal, the editor.
+struct Runtime<'a> {
+    driver: Driver,
+    term: Term,
+    input: Input,
+    ctx: &'a Workspace,
+    theme: Option<&'a str>,
+}
+
+/// What one effect reports back, and whether the screen must be drawn again
+/// (after the terminal was handed to another program).
+#[derive(Default)]
+struct Performed {
+    reports: Vec<Action>,
+    redraw: bool,
+}
+
+impl Performed {
+    fn report(m: Msg) -> Self {
+        Self { reports: vec![Action::Msg(m)], redraw: false }
+    }
+}
+
+impl Runtime<'_> {
+    fn perform(&mut self, effect: Effect, config: &Config) -> Result<Performed> {
+        let driver = &mut self.driver;
+        let done = Performed::default();
+        Ok(match effect {
+            Effect::Quit => done,
             Effect::Suspend => {
-                input.pause();
-                terminal::suspend(term, app.config.mouse)?;
-                input.resume();
-                app.dirty = true;
+                self.input.pause();
+                terminal::suspend(&mut self.term, config.mouse)?;
+                self.input.resume();
+                Performed { reports: vec![], redraw: true }
             }
-            Effect::LoadSession(p) => driver.load_session(p),
-            Effect::StartRun(r) => driver.start_run(r),
-            Effect::Steer(s) => driver.steer(s),
+            Effect::LoadSession(p) => {
+                driver.load_session(p);
+                done
+            }
+            Effect::ReadTaskSource { task, path } => {
+                let text = std::fs::read_to_string(path).unwrap_or_else(|e| format!("# cannot read model.py: {e}"));
+                Performed::report(Msg::TaskSource { task, text })
+            }
+            Effect::TasksReady(set) => {
+                driver.use_tasks(set);
+                done
+            }
+            Effect::StartPending => {
+                driver.start_pending();
+                done
+            }
+            Effect::DropPending => {
+                driver.drop_pending();
+                done
+            }
+            Effect::RunEnded => {
+                driver.run_ended();
+                done
+            }
+            Effect::StartRun(r) => {
+                driver.start_run(r);
+                done
+            }
+            Effect::Steer(s) => {
+                driver.steer(s);
+                done
+            }
             Effect::StartManual(req) => {
-                if let Some(file) = driver.start_manual(req) {
-                    match terminal::run_editor(term, input, &file, app.config.mouse) {
-                        Ok(_) => app.toast(Level::Info, "editor closed; saves made in it were evaluated (x stops watching)"),
-                        Err(e) => app.toast(Level::Error, e.to_string()),
-                    }
-                }
-                app.dirty = true;
+                let Some(file) = driver.start_manual(req) else { return Ok(Performed { reports: vec![], redraw: true }) };
+                let notice = match terminal::run_editor(&mut self.term, &self.input, &file, config.mouse) {
+                    Ok(_) => Msg::Notice(Level::Info, "editor closed; saves made in it were evaluated (x stops watching)".into()),
+                    Err(e) => Msg::Notice(Level::Error, e.to_string()),
+                };
+                Performed { reports: vec![Action::Msg(notice)], redraw: true }
             }
-            Effect::StopManual => driver.stop_manual(),
+            Effect::StopManual => {
+                driver.stop_manual();
+                done
+            }
             Effect::OpenEditor { text, suffix, purpose } => {
-                let file = ctx.paths.scratch().join(format!("proposal{suffix}"));
-                std::fs::create_dir_all(ctx.paths.scratch())?;
+                let scratch = self.ctx.paths.scratch();
+                let file = scratch.join(format!("proposal{suffix}"));
+                std::fs::create_dir_all(&scratch)?;
                 std::fs::write(&file, &text)?;
-                let edited = match terminal::run_editor(term, input, &file, app.config.mouse) {
+                let mut reports = vec![];
+                let edited = match terminal::run_editor(&mut self.term, &self.input, &file, config.mouse) {
                     Ok(st) if st.success() => std::fs::read_to_string(&file).ok().filter(|t| *t != text),
                     Ok(_) => None,
                     Err(e) => {
-                        app.toast(Level::Error, e.to_string());
+                        reports.push(Action::Msg(Msg::Notice(Level::Error, e.to_string())));
                         None
                     }
                 };
-                app.update(Action::Msg(Msg::EditorClosed { purpose, text: edited }));
+                reports.push(Action::Msg(Msg::EditorClosed { purpose, text: edited }));
+                Performed { reports, redraw: false }
             }
-            Effect::ReloadConfig => {
-                let mouse = app.config.mouse;
-                app.config = Config::load(Some(&ctx.paths.config), theme);
-                if app.config.mouse != mouse {
-                    terminal::set_mouse(app.config.mouse);
-                }
-                app.ir.view = None;
-                app.tasks.source = None;
-                for w in app.config.warnings.clone() {
-                    app.toast(Level::Warn, w);
-                }
-                app.toast(Level::Info, "configuration reloaded");
+            Effect::ReloadConfig => Performed::report(Msg::ConfigLoaded(Box::new(Config::load(Some(&self.ctx.paths.config), self.theme)))),
+            Effect::SetMouse(on) => {
+                terminal::set_mouse(on);
+                done
             }
-            Effect::SetMouse(on) => terminal::set_mouse(on),
-        }
+        })
     }
-    Ok(())
 }
 
 /// Hot reload: any change in the config folder reloads keymap and theme.

@@ -92,7 +92,7 @@ fn draw_status(f: &mut Frame, app: &App, area: Rect) {
     if app.run.active || app.run.manual.is_some() {
         let label = match (&app.run.manual, app.run.active) {
             (Some(m), false) => format!(" manual: {m} · {} ", app.run.status),
-            _ => format!(" {} {} {} · {} ", spinner(app), app.run.mode.label(), super::app::strategy_label(app.run.strategy), app.run.status),
+            _ => format!(" {} {} {} · {} ", spinner(app), app.run.mode.label(), crate::agent::orchestrator::strategy_name(app.run.strategy), app.run.status),
         };
         parts.push(Span::styled(label, theme.get("ui.run")));
     } else if let Some(s) = &app.session {

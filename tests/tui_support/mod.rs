@@ -4,9 +4,11 @@
 
 #![allow(dead_code)]
 
-use kwb::tui::testing::Harness;
 use std::path::{Path, PathBuf};
 use tempfile::TempDir;
+
+mod harness;
+pub use harness::Harness;
 
 pub struct Fixture {
     pub dir: TempDir,

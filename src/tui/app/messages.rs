@@ -1,9 +1,12 @@
-//! What background work reports, folded into the state.
+//! What background work, the runtime and the config watcher report, folded
+//! into the state. Messages the background work also acts on (tasks loaded,
+//! the engine up or failed, a run over) go back out as effects.
 
 use super::{App, EngineState, Level, Tab};
 use crate::session::{Header, Loaded};
 use crate::tui::action::Msg;
-use crate::tui::drive_types::EditorPurpose;
+use crate::tui::config::Config;
+use crate::tui::requests::{Effect, EditorPurpose};
 use crate::tui::sessions::SessionView;
 
 impl App {
@@ -13,6 +16,7 @@ impl App {
                 for p in &set.problems {
                     self.log_line(format!("warn: skipped {}: {}", p.dir.display(), p.message));
                 }
+                self.effects.push(Effect::TasksReady(set.clone()));
                 self.tasks.set = Some(set);
                 self.refilter();
             }
@@ -33,6 +37,7 @@ impl App {
             Msg::EngineStarting(what) => self.engine = EngineState::Starting(what),
             Msg::EngineReady => {
                 self.engine = EngineState::Ready;
+                self.effects.push(Effect::StartPending);
                 self.log_line("info: engine ready".into());
                 if self.run.active && self.run.status == "waiting for the engine" {
                     self.run.status = "starting".into();
@@ -48,6 +53,7 @@ impl App {
             }
             Msg::EngineFailed(e) => {
                 self.engine = EngineState::Failed(e.clone());
+                self.effects.push(Effect::DropPending);
                 self.toast(Level::Error, format!("engine: {e}"));
                 if self.run.active {
                     self.run.active = false;
@@ -90,6 +96,7 @@ impl App {
                 }
             }
             Msg::RunFinished(r) => {
+                self.effects.push(Effect::RunEnded);
                 self.run.active = false;
                 self.run.paused = false;
                 if let Some(rev) = self.review.take() {
@@ -119,15 +126,34 @@ impl App {
                 // One save fires several file events; reload once per burst.
                 if self.clock_ms >= self.config_reloaded_ms + 500 || self.config_reloaded_ms == 0 {
                     self.config_reloaded_ms = self.clock_ms.max(1);
-                    self.effects.push(crate::tui::drive_types::Effect::ReloadConfig);
+                    self.effects.push(Effect::ReloadConfig);
                 }
             }
+            Msg::ConfigLoaded(config) => self.config_loaded(*config),
             Msg::EditorClosed { purpose: EditorPurpose::Proposal, text } => self.proposal_edited(text),
+            Msg::TaskSource { task, text } => self.task_source(task, text),
+            Msg::Notice(level, text) => self.toast(level, text),
         }
     }
 
+    fn config_loaded(&mut self, config: Config) {
+        let mouse = self.config.mouse;
+        self.config = config;
+        if self.config.mouse != mouse {
+            self.effects.push(Effect::SetMouse(self.config.mouse));
+        }
+        // Highlighted text carries the old theme's colours.
+        self.ir.view = None;
+        self.tasks.source = None;
+        self.tasks.source_asked = None;
+        for w in self.config.warnings.clone() {
+            self.toast(Level::Warn, w);
+        }
+        self.toast(Level::Info, "configuration reloaded");
+    }
+
     /// Shows a session at its latest state, the best node selected.
-    pub fn open_session(&mut self, path: Option<std::path::PathBuf>, loaded: Loaded) {
+    fn open_session(&mut self, path: Option<std::path::PathBuf>, loaded: Loaded) {
         for w in &loaded.warnings {
             self.log_line(format!("warn: {w}"));
         }

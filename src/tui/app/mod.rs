@@ -1,15 +1,19 @@
 //! The workbench's state and the one place it changes: [`App::update`].
-//! Keys become commands through the keymap; background work arrives as
-//! messages; side effects leave as [`Effect`]s for the runtime to perform.
+//! Every input becomes an [`Action`]: keys (commands through the keymap),
+//! mouse, ticks, and messages from background work, the runtime and the
+//! config watcher. `update` folds it into the state, brings the derived views
+//! up to date, and hands back the side effects as [`Effect`]s for the runtime
+//! to perform. Drawing reads the state and changes nothing.
 
 mod commands;
 mod messages;
 pub mod panes;
+mod views;
 
 use super::action::{Action, Command};
 use super::config::Config;
 use super::config::keymap::{Key, Lookup};
-use super::drive_types::{Effect, Mode, ReviewRequest};
+use super::requests::{Effect, Mode, ReviewRequest};
 use super::highlight::Highlighted;
 use super::sessions::{SessionSummary, SessionView};
 use crate::agent::orchestrator::Strategy;
@@ -125,6 +129,8 @@ pub struct TasksUi {
     pub suite: Option<String>,
     pub source: Option<(String, Highlighted)>,
     pub source_scroll: usize,
+    /// The task whose source was last asked for, so it is asked for once.
+    source_asked: Option<String>,
 }
 
 pub struct App {
@@ -155,8 +161,8 @@ pub struct App {
     pub job_started: std::collections::HashMap<u32, u64>,
     config_reloaded_ms: u64,
     pub quit: bool,
-    /// Side effects requested by the last updates, for the runtime to drain.
-    pub effects: Vec<Effect>,
+    /// Side effects requested during the current update; `update` returns them.
+    effects: Vec<Effect>,
     /// Whether anything visible changed since the last draw.
     pub dirty: bool,
 }
@@ -199,7 +205,7 @@ impl App {
         app
     }
 
-    pub fn toast(&mut self, level: Level, text: impl Into<String>) {
+    pub(super) fn toast(&mut self, level: Level, text: impl Into<String>) {
         let text = text.into();
         let tag = match level {
             Level::Info => "info",
@@ -213,7 +219,7 @@ impl App {
         }
     }
 
-    pub fn log_line(&mut self, line: String) {
+    pub(super) fn log_line(&mut self, line: String) {
         self.log.push_back(line);
         while self.log.len() > LOG_LINES {
             self.log.pop_front();
@@ -225,7 +231,8 @@ impl App {
         if self.review.is_some() && self.popup.is_none() { "review" } else { self.tab.context() }
     }
 
-    pub fn update(&mut self, action: Action) {
+    /// Folds one action into the state; returns what the runtime should do.
+    pub fn update(&mut self, action: Action) -> Vec<Effect> {
         self.dirty = true;
         match action {
             Action::Command(c) => self.command(c),
@@ -243,6 +250,8 @@ impl App {
             }
             Action::Msg(m) => self.message(m),
         }
+        self.refresh_views();
+        std::mem::take(&mut self.effects)
     }
 
     fn tick(&mut self, ms: u64) {
@@ -265,7 +274,7 @@ impl App {
     }
 
     /// A key press: the open text field takes it, else the keymap.
-    pub fn key(&mut self, k: KeyEvent) {
+    fn key(&mut self, k: KeyEvent) {
         if k.code == KeyCode::Char('z') && k.modifiers.contains(KeyModifiers::CONTROL) {
             self.effects.push(Effect::Suspend);
             return;
@@ -285,88 +294,6 @@ impl App {
         }
     }
 
-    /// Brings the derived views up to date for a frame of the current size.
-    pub fn prepare(&mut self) {
-        let body = super::view::body_height(self) as usize;
-        self.follow_selected_edit();
-        match self.tab {
-            Tab::Tasks => self.prepare_task_source(body),
-            Tab::Ir => self.prepare_ir(body),
-            Tab::Diff => self.prepare_diff(),
-            _ => {}
-        }
-        self.tree.follow(body.saturating_sub(2));
-        if self.tasks.selected < self.tasks.scroll {
-            self.tasks.scroll = self.tasks.selected;
-        } else if self.tasks.selected >= self.tasks.scroll + body.saturating_sub(3) {
-            self.tasks.scroll = self.tasks.selected + 1 - body.saturating_sub(3).max(1);
-        }
-    }
-
-    fn follow_selected_edit(&mut self) {
-        let sel = self.tree.selected;
-        if self.ir.follows == Some(sel) {
-            return;
-        }
-        let Some(n) = self.selected_node() else { return };
-        let layer = n.record.layer;
-        let kernel = n.record.kernel.as_ref().and_then(|k| n.record.texts.kernels().iter().position(|x| x == k)).unwrap_or(0);
-        self.ir.follows = Some(sel);
-        self.ir.layer = layer;
-        self.ir.kernel = kernel;
-    }
-
-    fn prepare_task_source(&mut self, height: usize) {
-        let Some(task) = self.selected_task() else { return };
-        let id = task.meta.id.clone();
-        if self.tasks.source.as_ref().is_none_or(|(k, _)| *k != id) {
-            let text = std::fs::read_to_string(task.dir.join("model.py")).unwrap_or_else(|e| format!("# cannot read model.py: {e}"));
-            let h = Highlighted::new(&text, super::highlight::Lang::Python, &self.config.theme);
-            self.tasks.source = Some((id, h));
-            self.tasks.source_scroll = 0;
-        }
-        if let Some((_, h)) = &mut self.tasks.source {
-            h.ensure(self.tasks.source_scroll + height);
-        }
-    }
-
-    fn prepare_ir(&mut self, height: usize) {
-        let Some(node) = self.selected_node() else { return };
-        let texts = &node.record.texts;
-        let key = panes::TextKey { node: node.id(), layer: self.ir.layer, kernel: panes::kernel_at(texts, self.ir.layer, self.ir.kernel) };
-        let same = self.ir.view.as_ref().is_some_and(|(k, _)| *k == key);
-        let text = if same { String::new() } else { panes::text_of(texts, key.layer, key.kernel.as_deref()).to_string() };
-        self.ir.prepare(key, &text, &self.config.theme, height);
-    }
-
-    /// The pair of texts the diff pane compares: parent → node, or the two marks.
-    pub fn diff_pair(&self) -> Option<(panes::TextKey, panes::TextKey)> {
-        let s = self.session.as_ref()?;
-        let (a, b) = match self.diff.base() {
-            panes::DiffBase::Marks if self.tree.marks.len() == 2 => (self.tree.marks[0], self.tree.marks[1]),
-            _ => {
-                let n = s.tree.get(self.tree.selected)?;
-                (n.record.parent.unwrap_or(n.id()), n.id())
-            }
-        };
-        let (na, nb) = (s.tree.get(a)?, s.tree.get(b)?);
-        let layer = self.ir.layer;
-        let kernel = panes::kernel_at(&nb.record.texts, layer, self.ir.kernel);
-        Some((panes::TextKey { node: na.id(), layer, kernel: kernel.clone() }, panes::TextKey { node: nb.id(), layer, kernel }))
-    }
-
-    fn prepare_diff(&mut self) {
-        let Some((ka, kb)) = self.diff_pair() else { return };
-        // The texts can be megabytes: copy them only when the pair changed.
-        if self.diff.view.as_ref().is_some_and(|v| v.key.0 == ka && v.key.1 == kb) {
-            return;
-        }
-        let s = self.session.as_ref().expect("diff_pair needs a session");
-        let old = panes::text_of(&s.tree.nodes[ka.node as usize].record.texts, ka.layer, ka.kernel.as_deref()).to_string();
-        let new = panes::text_of(&s.tree.nodes[kb.node as usize].record.texts, kb.layer, kb.kernel.as_deref()).to_string();
-        self.diff.prepare((ka, kb), &old, &new);
-    }
-
     pub fn selected_task(&self) -> Option<&crate::tasks::Task> {
         let set = self.tasks.set.as_ref()?;
         self.tasks.rows.get(self.tasks.selected).map(|i| &set.tasks[*i])
@@ -376,66 +303,14 @@ impl App {
         self.session.as_ref()?.tree.get(self.tree.selected)
     }
 
-    /// Re-filters the task list (suite, then text).
-    pub fn refilter(&mut self) {
-        let Some(set) = self.tasks.set.clone() else { return };
-        let q = self.tasks.filter.to_lowercase();
-        let suite: Option<Vec<String>> = self.tasks.suite.as_ref().and_then(|s| set.suites.get(s).cloned());
-        let mut rows: Vec<usize> = (0..set.tasks.len())
-            .filter(|i| {
-                let t = &set.tasks[*i];
-                suite.as_ref().is_none_or(|ids| ids.contains(&t.meta.id))
-                    && (q.is_empty() || t.meta.id.to_lowercase().contains(&q) || t.meta.title.to_lowercase().contains(&q) || t.meta.domains.iter().any(|d| d.contains(&q)))
-            })
-            .collect();
-        // An exact or leading match on the id comes first: typing a task's name opens it.
-        let rank = |id: &str| if q.is_empty() { 2 } else if id == q { 0 } else if id.starts_with(&q) { 1 } else { 2 };
-        rows.sort_by_key(|i| (rank(&set.tasks[*i].meta.id), set.tasks[*i].meta.level, set.tasks[*i].meta.id.clone()));
-        self.tasks.rows = rows;
-        self.tasks.selected = self.tasks.selected.min(self.tasks.rows.len().saturating_sub(1));
-    }
-
     /// After the session's cursor moved or it gained events.
-    pub fn session_changed(&mut self) {
+    pub(super) fn session_changed(&mut self) {
         if let Some(s) = &self.session {
             self.tree.rebuild(&s.tree);
         }
     }
 
-    fn click(&mut self, x: u16, y: u16) {
-        if !self.config.mouse {
-            return;
-        }
-        if y == 0 {
-            if let Some(tab) = super::view::tab_at(x) {
-                self.tab = tab;
-            }
-            return;
-        }
-        let top = super::view::body_top(self) + 1;
-        if y < top {
-            return;
-        }
-        let row = (y - top) as usize;
-        match self.tab {
-            Tab::Tasks if x < self.width / 2 || self.expanded => {
-                let i = self.tasks.scroll + row.saturating_sub(1);
-                if i < self.tasks.rows.len() {
-                    self.tasks.selected = i;
-                }
-            }
-            Tab::Tree => {
-                if let Some(r) = self.tree.rows.get(self.tree.scroll + row) {
-                    self.tree.selected = r.id;
-                }
-            }
-            _ => {}
-        }
-    }
+
 }
 
 pub use commands::palette_matches;
-
-pub fn strategy_label(s: Strategy) -> &'static str {
-    commands::strategy_name(s)
-}

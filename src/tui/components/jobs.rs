@@ -21,7 +21,7 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
     lines.push(Line::from(vec![styled(app, "ui.title", "engine  "), styled(app, "ui.text", engine)]));
     let run = if app.run.active {
         let layer = app.run.next_layer.map(|l| l.to_string()).unwrap_or_else(|| "agents' choice".into());
-        format!("{} {} · {} · next layer {layer}{}", app.run.mode.label(), crate::tui::app::strategy_label(app.run.strategy), app.run.status, if app.run.paused { " · paused (p resumes)" } else { "" })
+        format!("{} {} · {} · next layer {layer}{}", app.run.mode.label(), crate::agent::orchestrator::strategy_name(app.run.strategy), app.run.status, if app.run.paused { " · paused (p resumes)" } else { "" })
     } else {
         format!("idle · last: {} · x stops, p pauses", app.run.status)
     };

@@ -50,7 +50,7 @@ impl Config {
         Self { keymap, theme, mouse: settings.mouse.unwrap_or(true), warnings, dir: dir.map(Path::to_path_buf) }
     }
 
-    /// Built-in defaults only, with a chosen colour behaviour (tests, bench).
+    /// Built-in defaults only, with a chosen colour behaviour (what tests draw with).
     pub fn builtin(no_color: bool) -> Self {
         let mut warnings = vec![];
         let keymap = Keymap::load(None, None, &mut warnings);

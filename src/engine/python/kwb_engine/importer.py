@@ -19,7 +19,7 @@ import tempfile
 
 import numpy as np
 
-from . import build, check, errors, gen, output_digest
+from . import build, check, errors, gen, output_digest, pipeline
 from .errors import JobError
 
 NEAR_ZERO_RMS = 1e-6
@@ -151,8 +151,8 @@ def import_task(args):
         if s is None:
             raise JobError(errors.TASK, f"cannot map Relax parameter {p.name} to the PyTorch program", "convert")
         role = "input" if s.kind is torch.export.graph_signature.InputKind.USER_INPUT else "param"
-        shape = build.var_shape(p)
-        dtype = build.var_dtype(p)
+        shape = pipeline.var_shape(p)
+        dtype = pipeline.var_dtype(p)
         if shape is None:
             raise JobError(errors.TASK, f"argument {p.name} has a dynamic shape; kwb tasks are static", "convert")
         source = s.target if role == "param" else p.name

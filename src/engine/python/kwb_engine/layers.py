@@ -2,7 +2,8 @@
 
 L0 -> L1 is the target backend's library dispatch and legalization passes
 (LegalizeOps, FuseOps, FuseTIR, ...), exactly the first half of what the
-build pipeline does, so building L1 gives the same code as building L0.
+build pipeline does, so building L1 gives the same code as building L0
+(both live in pipeline.py).
 L1 -> L2 is code generation; L2 per kernel is cut from the module's LLVM IR.
 No step searches: the same input always gives the same layers.
 """
@@ -12,55 +13,9 @@ import time
 import tvm
 from tvm import relax
 
-from . import build, errors, ir_policy, l2_policy, llvm_ir, text_policy
+from . import errors, ir_policy, l2_policy, llvm_ir, text_policy
 from .errors import JobError
-
-
-def _lowering_passes(target):
-    kind = target.kind.name
-    if kind == "llvm":
-        from tvm.relax.backend.cpu_generic import pipeline as p
-    elif kind == "cuda":
-        from tvm.relax.backend.cuda import pipeline as p
-    else:
-        from tvm.relax.backend.gpu_generic import pipeline as p
-    return p.library_dispatch_passes(target) + p.legalize_passes(target)
-
-
-def build_pipeline(target, stage):
-    """The build pipeline for a module at `stage`: an L0 module is lowered
-    first; an L1 module is taken as it is (no further fusion), so its kernels
-    are exactly the ones a person sees and edits."""
-    if stage == "l0":
-        return relax.get_default_pipeline(target)
-    kind = target.kind.name
-    if kind == "llvm":
-        from tvm.relax.backend.cpu_generic import pipeline as p
-    elif kind == "cuda":
-        from tvm.relax.backend.cuda import pipeline as p
-    else:
-        from tvm.relax.backend.gpu_generic import pipeline as p
-
-    @tvm.transform.module_pass(opt_level=0)
-    def _pipeline(mod, _ctx):
-        with target:
-            return tvm.transform.Sequential(p.dataflow_lower_passes(target) + p.finalize_passes(target))(mod)
-
-    return _pipeline
-
-
-def lower(mod, target):
-    """L0 -> L1."""
-    try:
-        with target:
-            return tvm.transform.Sequential(_lowering_passes(target))(mod)
-    except Exception as e:
-        msg = build._first_line(e)
-        raise JobError(errors.classify_build_error(msg), f"lowering to L1 failed: {msg}", "lower")
-
-
-def kernels_of(mod):
-    return {gv.name_hint: f for gv, f in mod.functions.items() if isinstance(f, tvm.tirx.PrimFunc)}
+from .pipeline import build_pipeline, check_legality, check_signature, first_line, kernels_of, lower, make_target, parse_module
 
 
 def l1_views(mod):
@@ -73,7 +28,7 @@ def codegen_ir(mod, target):
         with target:
             ex = tvm.compile(mod, target, relax_pipeline=build_pipeline(target, "l1"))
     except Exception as e:
-        msg = build._first_line(e)
+        msg = first_line(e)
         raise JobError(errors.classify_build_error(msg), f"code generation failed: {msg}", "codegen")
     libs = ex.mod.imports
     if not libs:
@@ -119,7 +74,7 @@ def apply_l2_overrides(ex, ll, overrides):
         msg = str(e)
         line, col = _ll_location(msg)
         kernel, rel = _map_line(line, overrides, starts, text)
-        raise JobError(errors.SYNTAX_API, f"LLVM IR of `{kernel}` does not parse: {build._first_line(e)}", "l2", rel, col)
+        raise JobError(errors.SYNTAX_API, f"LLVM IR of `{kernel}` does not parse: {first_line(e)}", "l2", rel, col)
     finally:
         os.remove(path)
     ex.mod.clear_imports()
@@ -156,15 +111,15 @@ def derive(args):
     plus "l2_overrides": {kernel: LLVM IR} to carry or apply.
     """
     t0 = time.perf_counter()
-    target = build.make_target(args["target"])
+    target = make_target(args["target"])
     trace_out = None
     if args.get("l0") is not None:
-        mod = build.parse_module(args["l0"])
+        mod = parse_module(args["l0"])
         if args.get("args_spec") is not None:
-            build.check_signature(mod, args["args_spec"])
+            check_signature(mod, args["args_spec"])
         l1 = lower(mod, target)
     else:
-        l1 = build.parse_module(args["l1_module"])
+        l1 = parse_module(args["l1_module"])
         kernel = args.get("kernel")
         if kernel is not None and kernel not in kernels_of(l1):
             raise JobError(errors.SYNTAX_API, f"no kernel `{kernel}`; kernels: {', '.join(sorted(kernels_of(l1)))}", "l1")
@@ -172,7 +127,7 @@ def derive(args):
             l1 = _replace_kernel(l1, kernel, args["text"])
         elif args.get("trace") is not None:
             l1, trace_out = _apply_trace(l1, kernel, args["trace"])
-    build.check_legality(l1)
+    check_legality(l1)
     ir_policy.check(l1)
     l1_text = l1.script()
     kernels = sorted(kernels_of(l1))
@@ -229,7 +184,7 @@ def _apply_trace(mod, kernel, steps):
         sch = s_tir.Schedule(mod)
         sch.work_on(kernel)
     except Exception as e:
-        raise JobError(errors.SYNTAX_API, f"cannot schedule `{kernel}`: {build._first_line(e)}", "trace")
+        raise JobError(errors.SYNTAX_API, f"cannot schedule `{kernel}`: {first_line(e)}", "trace")
     text_policy.check_trace(steps)
     try:
         text_policy.run_trace(sch, steps)
@@ -241,7 +196,7 @@ def _apply_trace(mod, kernel, steps):
         import traceback
 
         line = next((f.lineno for f in reversed(traceback.extract_tb(e.__traceback__)) if f.filename == "<trace>"), None)
-        raise JobError(errors.SYNTAX_API, f"trace line {line}: {type(e).__name__}: {build._first_line(e)}", "trace", line, None)
+        raise JobError(errors.SYNTAX_API, f"trace line {line}: {type(e).__name__}: {first_line(e)}", "trace", line, None)
     return sch.mod, str(sch.trace)
 
 
@@ -250,8 +205,8 @@ def size(args):
     bytes moved (arguments in, outputs out) and parameter count."""
     import numpy as np
 
-    target = build.make_target(args["target"])
-    mod = build.parse_module(args["source"])
+    target = make_target(args["target"])
+    mod = parse_module(args["source"])
     l1 = lower(mod, target)
     flops = 0.0
     from tvm import s_tir

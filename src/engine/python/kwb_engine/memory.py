@@ -9,13 +9,13 @@ import re
 import tvm
 from tvm import relax
 
+from . import pipeline
+
 _ALLOC = re.compile(r"R\.memory\.alloc_storage\(R\.shape\(\[(\d+)\]\)")
 
 
 def estimate(mod, target, stage):
-    from . import layers
-
-    l1 = layers.lower(mod, target) if stage == "l0" else mod
+    l1 = pipeline.lower(mod, target) if stage == "l0" else mod
     with target:
         planned = tvm.transform.Sequential([
             relax.transform.RewriteDataflowReshape(),
@@ -33,7 +33,7 @@ def estimate(mod, target, stage):
         tvm.s_tir.transform.CompactBufferAllocation(),
         tvm.s_tir.transform.LowerOpaqueBlock(),
     ])
-    for f in layers.kernels_of(planned).values():
+    for f in pipeline.kernels_of(planned).values():
         try:
             counts = tvm.s_tir.analysis.calculate_allocated_bytes(lower(tvm.IRModule({"main": f}))["main"])
             scratch = max(scratch, sum(int(x) for v in dict(counts).values() for x in dict(v).values()))

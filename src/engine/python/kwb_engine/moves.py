@@ -8,7 +8,7 @@ move is tried here before it is offered, so none fails to apply."""
 import tvm
 from tvm import relax, s_tir
 
-from . import build, text_policy
+from . import pipeline, text_policy
 
 SPATIAL, REDUCE = 0, 2
 
@@ -116,7 +116,7 @@ def _try(mod, kernel, lines):
 
 def l1_moves(args):
     """{l1_module, kernel, kernel_ms?} -> [{name, rationale, trace}] in the order rules rank them."""
-    mod = build.parse_module(args["l1_module"])
+    mod = pipeline.parse_module(args["l1_module"])
     kernel = args["kernel"]
     sch = s_tir.Schedule(mod)
     sch.work_on(kernel)
@@ -189,7 +189,7 @@ L0_PASSES = [
 
 def l0_moves(args):
     """{l0} -> graph rewrites that change the module, each as new L0 text."""
-    mod = build.parse_module(args["l0"])
+    mod = pipeline.parse_module(args["l0"])
     moves = []
     for name, rationale, make in L0_PASSES:
         try:

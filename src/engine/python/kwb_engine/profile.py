@@ -11,7 +11,7 @@ import numpy as np
 import tvm
 from tvm import relax
 
-from . import build, gen, layers
+from . import gen, layers, pipeline
 from .errors import JobError
 
 
@@ -54,13 +54,13 @@ def _flops_of(func):
 
 def profile(args):
     """{l1_module, l2_overrides?, target, args_spec} -> per-kernel times and features."""
-    target = build.make_target(args["target"])
-    mod = build.parse_module(args["l1_module"])
-    kernels = layers.kernels_of(mod)
+    target = pipeline.make_target(args["target"])
+    mod = pipeline.parse_module(args["l1_module"])
+    kernels = pipeline.kernels_of(mod)
     t0 = time.perf_counter()
     try:
         with target:
-            ex = tvm.compile(mod, target, relax_pipeline=layers.build_pipeline(target, "l1"))
+            ex = tvm.compile(mod, target, relax_pipeline=pipeline.build_pipeline(target, "l1"))
         if args.get("l2_overrides"):
             ex = layers.apply_l2_overrides(ex, ex.mod.imports[0].inspect_source("ll"), args["l2_overrides"])
     except JobError:
@@ -68,7 +68,7 @@ def profile(args):
     except Exception as e:
         from . import errors
 
-        raise JobError(errors.classify_build_error(build._first_line(e)), f"profile build failed: {build._first_line(e)}", "profile")
+        raise JobError(errors.classify_build_error(pipeline.first_line(e)), f"profile build failed: {pipeline.first_line(e)}", "profile")
     build_s = time.perf_counter() - t0
     dev = tvm.cpu()
     vm = relax.VirtualMachine(ex, dev)

@@ -13,8 +13,9 @@ import time
 import tvm
 from tvm import relax
 
-from . import build, errors
+from . import errors
 from .errors import JobError
+from .pipeline import first_line, lower, make_target, parse_module
 
 
 def _ms():
@@ -26,8 +27,8 @@ def _ms():
 def tune(args):
     """Job `tune`: {source, target, work_dir, max_trials, trials_per_iter, seed}."""
     ms = _ms()
-    target = build.make_target(args["target"])
-    mod = build.parse_module(args["source"])
+    target = make_target(args["target"])
+    mod = parse_module(args["source"])
     work_dir = args["work_dir"]
     os.makedirs(work_dir, exist_ok=True)
     t0 = time.perf_counter()
@@ -47,7 +48,7 @@ def tune(args):
             seed=int(args.get("seed", 0)),
         )
     except Exception as e:
-        raise JobError(errors.BUILD, f"MetaSchedule tuning failed: {build._first_line(e)}", "tune")
+        raise JobError(errors.BUILD, f"MetaSchedule tuning failed: {first_line(e)}", "tune")
     elapsed = time.perf_counter() - t0
     report = summarize(work_dir)
     report.update({"max_trials": max_trials, "elapsed_s": elapsed, "tvm_s": elapsed})
@@ -121,13 +122,11 @@ def tuned_module(args):
     """Job `tuned_module`: the reference with the database's schedules applied,
     as TVMScript (an L1 module that can be opened as a candidate)."""
     ms = _ms()
-    target = build.make_target(args["target"])
-    mod = build.parse_module(args["source"])
+    target = make_target(args["target"])
+    mod = parse_module(args["source"])
     db = ms.database.JSONDatabase(work_dir=args["work_dir"])
-    from . import layers
-
     with target, db:
-        l1 = layers.lower(mod, target)
+        l1 = lower(mod, target)
         applied = relax.transform.MetaScheduleApplyDatabase(enable_warning=False)(l1)
     return {"module": applied.script(), "summary": summarize(args["work_dir"]), "tvm_s": 0.0}
 

@@ -4,12 +4,12 @@
 //! save is evaluated. Everything reports back as [`Msg`]s.
 
 use super::action::{Action, Msg};
-use super::drive_types::{ManualRequest, Mode, ReviewRequest, RunRequest};
+use super::requests::{ManualRequest, Mode, ReviewRequest, RunRequest};
 use super::sessions;
 use crate::agent::orchestrator::{self, Backend, RunSpec, Steering};
 use crate::agent::supervisor::AutoAccept;
 use crate::agent::{BoxFuture, Budget, Decision, EditProposal, Supervisor};
-use crate::cli::Ctx;
+use crate::workspace::Workspace;
 use crate::eval::{EvalOptions, Evaluator};
 use crate::paths::Paths;
 use crate::session::{EditBody, EditRequest, SessionRunner};
@@ -67,7 +67,7 @@ pub fn session_dirs(paths: &Paths, tasks_dir: &Path) -> Vec<PathBuf> {
 }
 
 impl Driver {
-    pub fn new(ctx: &Ctx, tx: Tx) -> Self {
+    pub fn new(ctx: &Workspace, tx: Tx) -> Self {
         Self {
             tx,
             paths: ctx.paths.clone(),
@@ -84,8 +84,8 @@ impl Driver {
         }
     }
 
-    fn ctx(&self) -> Ctx {
-        Ctx { paths: self.paths.clone(), tasks_dir: self.tasks_dir.clone(), workers: self.workers }
+    fn ctx(&self) -> Workspace {
+        Workspace { paths: self.paths.clone(), tasks_dir: self.tasks_dir.clone(), workers: self.workers }
     }
 
     /// Tasks, the session index and the engine, all off the first frame's path.
@@ -116,25 +116,23 @@ impl Driver {
         tokio::task::spawn_blocking(move || send(&tx, Msg::SessionIndex(sessions::scan(&dirs))));
     }
 
-    /// Messages the driver needs to see before the app does.
-    pub fn observe(&mut self, m: &Msg) {
-        match m {
-            Msg::TasksLoaded(Ok(set)) => {
-                self.tasks = Some(set.clone());
-                self.start_pending();
-            }
-            Msg::EngineReady => self.start_pending(),
-            Msg::EngineFailed(_) => {
-                self.engine_failed = true;
-                self.pending_run = None;
-                self.pending_manual = None;
-            }
-            Msg::RunFinished(_) => {
-                self.steering = None;
-                self.rescan();
-            }
-            _ => {}
-        }
+    /// Runs and manual edits use this task set from now on.
+    pub fn use_tasks(&mut self, set: Arc<TaskSet>) {
+        self.tasks = Some(set);
+        self.start_pending();
+    }
+
+    /// The engine failed: nothing that waits for it will start.
+    pub fn drop_pending(&mut self) {
+        self.engine_failed = true;
+        self.pending_run = None;
+        self.pending_manual = None;
+    }
+
+    /// The run is over: no more steering, and its session shows in the index.
+    pub fn run_ended(&mut self) {
+        self.steering = None;
+        self.rescan();
     }
 
     fn ready(&self) -> Option<(Arc<Evaluator>, Arc<TaskSet>)> {
@@ -142,7 +140,8 @@ impl Driver {
         Some((ev, self.tasks.clone()?))
     }
 
-    fn start_pending(&mut self) {
+    /// Starts the run or edit that waited for the engine and the tasks, once both are there.
+    pub fn start_pending(&mut self) {
         if self.ready().is_none() {
             return;
         }

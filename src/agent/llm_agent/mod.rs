@@ -4,13 +4,11 @@
 //! refusals, cut-off or unparseable answers) ends in `Proposal::Exhausted`
 //! with the reason; nothing here panics on what a model or server sends.
 
-// Helpers live beside this file as llm_*.rs, one job each.
-#[path = "llm_context.rs"]
-mod llm_context;
-#[path = "llm_proposal.rs"]
-mod llm_proposal;
-#[path = "llm_tools.rs"]
-mod llm_tools;
+// What the model is shown, how its answer becomes an edit, and how its tool
+// calls are carried out: one file each.
+mod context;
+mod proposal;
+mod tool_calls;
 
 use super::{AgentContext, BoxFuture, Proposal, Tools, Turn, Usage};
 use crate::ir::Layer;
@@ -117,7 +115,7 @@ impl LlmAgent {
         };
         let node = ctx.tree.get(ctx.node).ok_or_else(|| format!("node #{} is not in the candidate tree", ctx.node))?;
         let kernels = node.record.texts.kernels();
-        let kernel = llm_context::pick_kernel(ctx);
+        let kernel = context::pick_kernel(ctx);
         let (shown_layer, asked_layer, flat) = match mode {
             LlmMode::PerLayer(l) => (l, Some(l), false),
             LlmMode::Flat => (Layer::L0, None, true),
@@ -129,8 +127,8 @@ impl LlmAgent {
         let system = self.prompts.get(mode.prompt()).map_err(|e| e.to_string())?;
         let mut req = ChatRequest {
             system,
-            messages: vec![Message::user(llm_context::user_message(ctx, shown_layer, kernel.as_deref(), flat))],
-            tools: if mode == LlmMode::OneShot { vec![] } else { llm_tools::specs() },
+            messages: vec![Message::user(context::user_message(ctx, shown_layer, kernel.as_deref(), flat))],
+            tools: if mode == LlmMode::OneShot { vec![] } else { tool_calls::specs() },
             max_tokens: None,
             temperature: None,
         };
@@ -156,7 +154,7 @@ impl LlmAgent {
             round += 1;
             req.messages.push(resp.as_message());
             for call in &resp.tool_calls {
-                let result = llm_tools::dispatch(tools, call).await;
+                let result = tool_calls::dispatch(tools, call).await;
                 let args = crate::llm::reply::shorten(&call.arguments.to_string(), 200);
                 let content = match result {
                     Ok(text) => {
@@ -174,8 +172,8 @@ impl LlmAgent {
                 req.messages.push(Message::user("That was the last tool round: answer now, in the reply format, without calling tools."));
             }
         };
-        let target = llm_proposal::Target { layer: asked_layer, kernel: kernel.as_deref(), kernels: &kernels };
-        let edit = llm_proposal::to_proposal(&last.text, &last.stop_reason, &target)?;
+        let target = proposal::Target { layer: asked_layer, kernel: kernel.as_deref(), kernels: &kernels };
+        let edit = proposal::to_proposal(&last.text, &last.stop_reason, &target)?;
         log.transcript.push(format!("proposed a {} edit{}", edit.layer, edit.kernel.as_deref().map(|k| format!(" of `{k}`")).unwrap_or_default()));
         Ok(Proposal::Edit(edit))
     }

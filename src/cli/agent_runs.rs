@@ -2,7 +2,7 @@
 //! own session and budget; the task's result is the best node's evaluation
 //! (correct and validly timed), else the starting point's.
 
-use super::Ctx;
+use crate::workspace::Workspace;
 use super::bench_cmd::BenchArgs;
 use crate::agent::orchestrator::{self, Backend, RunSpec, Strategy};
 use crate::agent::{Budget, supervisor::AutoAccept};
@@ -26,7 +26,7 @@ pub fn parse_agent(agent: &str) -> Result<Option<(Strategy, Backend)>> {
     Ok(Some((s, b)))
 }
 
-pub async fn run_task(ctx: &Ctx, ev: &Evaluator, set: &TaskSet, task: &Task, strategy: Strategy, backend: Backend, a: &BenchArgs) -> Result<(EvalResult, Value)> {
+pub async fn run_task(ctx: &Workspace, ev: &Evaluator, set: &TaskSet, task: &Task, strategy: Strategy, backend: Backend, a: &BenchArgs) -> Result<(EvalResult, Value)> {
     let backend = match backend {
         Backend::Llm { .. } => Backend::Llm { provider: a.provider.clone().unwrap_or_default() },
         b => b,

@@ -1,11 +1,13 @@
-//! The vocabulary shared by the update code and the background drivers:
+//! The vocabulary shared by the update code and the background work:
 //! run modes, review requests, editor purposes and the effects the update
 //! code asks the runtime to carry out.
 
 use crate::agent::orchestrator::{Steering, Strategy};
 use crate::agent::{Decision, EditProposal};
 use crate::ir::Layer;
+use crate::tasks::TaskSet;
 use std::path::PathBuf;
+use std::sync::Arc;
 use tokio::sync::oneshot;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -69,6 +71,17 @@ pub enum Effect {
     Quit,
     Suspend,
     LoadSession(PathBuf),
+    /// Read a task's model.py for the task browser; the text comes back as
+    /// [`Msg::TaskSource`](crate::tui::action::Msg::TaskSource).
+    ReadTaskSource { task: String, path: PathBuf },
+    /// Runs and manual edits may use these tasks now (and start what waited for them).
+    TasksReady(Arc<TaskSet>),
+    /// The engine is up: start the run or edit that waited for it.
+    StartPending,
+    /// The engine will not come up: what waited for it cannot start.
+    DropPending,
+    /// A run ended: its steering goes, and the session index is read again.
+    RunEnded,
     StartRun(RunRequest),
     Steer(Steering),
     StartManual(ManualRequest),

@@ -161,7 +161,7 @@ fn evaluation(node: &Node, m: &mut String) {
     };
     m.push_str(&format!("Compiles: {}. Correct: {}.", r.compile_ok, r.correct));
     if let Some(x) = r.speedup_median {
-        m.push_str(&format!(" Speedup over tuned TVM: {x:.3}x (median of {} pairs, timing {}).", r.samples, if r.timing_valid { "valid" } else { "invalid" }));
+        m.push_str(&format!(" Speedup over tuned TVM: {x:.3}x (median of {} pairs, timing {}).", r.pair_count, if r.timing_valid { "valid" } else { "invalid" }));
     }
     if let (Some(c), Some(b)) = (r.candidate_ms, r.baseline_ms) {
         m.push_str(&format!(" Candidate {c:.4} ms, baseline {b:.4} ms."));

@@ -3,11 +3,14 @@
 //! time with a 10,000-node tree and a 20,000-line diff open, and resident
 //! memory with that session loaded.
 
-use super::action::{Action, Msg};
-use super::app::Tab;
-use super::testing::{Harness, synth_session, write_session};
-use crate::cli::Ctx;
+use super::action::{Action, Command, Msg};
+use super::app::App;
+use super::synthetic::{synth_session, write_session};
+use crate::workspace::Workspace;
 use anyhow::Result;
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -15,18 +18,17 @@ const FIRST_FRAME_LIMIT_MS: f64 = 150.0;
 const P99_LIMIT_MS: f64 = 8.0;
 const RSS_LIMIT_MB: f64 = 150.0;
 
-pub async fn run(ctx: &Ctx) -> Result<ExitCode> {
+pub async fn run(ctx: &Workspace) -> Result<ExitCode> {
     let entered = Instant::now();
     let since_start = process_age();
     // The same steps as a real start, drawn into an off-screen terminal.
     let config = super::config::Config::load(Some(&ctx.paths.config), None);
-    let mut h = Harness::new(120, 40);
-    h.app.config = config;
-    h.render();
+    let mut h = Offscreen::new(App::new(config), 120, 40)?;
+    h.render()?;
     let first_frame = entered.elapsed();
     let first_frame_total = since_start.map(|s| s + first_frame);
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
-    let mut driver = super::drive::Driver::new(ctx, tx);
+    let mut driver = super::background::Driver::new(ctx, tx);
     driver.start_background(true);
 
     let dir = tempfile_dir()?;
@@ -35,7 +37,8 @@ pub async fn run(ctx: &Ctx) -> Result<ExitCode> {
     write_session(&path, &header, &events)?;
     drop(events);
     let load_started = Instant::now();
-    let mut h = h.with_session(&path);
+    let loaded = crate::session::load(&path)?;
+    h.send(Action::Msg(Msg::SessionLoaded { path: path.clone(), result: Ok(loaded) }));
     let load = load_started.elapsed();
     // Frames are timed once the engine is up (or has had its chance), so its
     // start-up does not compete for the CPU with the frames being measured.
@@ -56,28 +59,24 @@ pub async fn run(ctx: &Ctx) -> Result<ExitCode> {
             _ => {}
         }
     }
-    h.app.tree.selected = 1;
-    h.app.tab = Tab::Diff;
-    h.render();
+    // Node 1 (the root's first child) changes every fourth line of the big text.
+    for c in [Command::TabTree, Command::Top, Command::Down, Command::TabDiff] {
+        h.send(Action::Command(c));
+    }
+    h.render()?;
     let lines = h.app.diff.view.as_ref().map(|v| v.len(false)).unwrap_or(0);
     let mut times = vec![];
     for i in 0..300 {
-        match i % 3 {
-            0 => {
-                h.app.tab = Tab::Diff;
-                h.keys("pagedown");
-            }
-            1 => {
-                h.app.tab = Tab::Tree;
-                h.keys("pagedown");
-            }
-            _ => {
-                h.app.tab = Tab::Diff;
-                h.keys("s");
-            }
-        }
+        let (tab, key) = match i % 3 {
+            0 => (Command::TabDiff, KeyCode::PageDown),
+            1 => (Command::TabTree, KeyCode::PageDown),
+            _ => (Command::TabDiff, KeyCode::Char('s')),
+        };
+        h.send(Action::Command(tab));
+        // A frame is the update that brings its views up to date and the draw.
         let t = Instant::now();
-        h.render();
+        h.press(key);
+        h.render()?;
         times.push(t.elapsed());
     }
     times.sort();
@@ -110,6 +109,34 @@ pub async fn run(ctx: &Ctx) -> Result<ExitCode> {
     let _ = std::io::stdout().flush();
     // The engine may still be starting; its workers end with this process.
     std::process::exit(if ok { 0 } else { 1 });
+}
+
+/// The workbench drawn into an off-screen buffer instead of a terminal.
+struct Offscreen {
+    app: App,
+    term: Terminal<TestBackend>,
+}
+
+impl Offscreen {
+    fn new(mut app: App, width: u16, height: u16) -> Result<Self> {
+        app.update(Action::Resize { width, height });
+        Ok(Self { app, term: Terminal::new(TestBackend::new(width, height))? })
+    }
+
+    /// Nothing here carries out effects (runs, editors, loads).
+    fn send(&mut self, a: Action) {
+        let _ = self.app.update(a);
+    }
+
+    fn press(&mut self, code: KeyCode) {
+        self.send(Action::Input(KeyEvent::new(code, KeyModifiers::NONE)));
+    }
+
+    fn render(&mut self) -> Result<()> {
+        let app = &self.app;
+        self.term.draw(|f| super::view::draw(f, app))?;
+        Ok(())
+    }
 }
 
 fn tempfile_dir() -> Result<std::path::PathBuf> {

@@ -2,7 +2,7 @@
 //! Bad arguments come back to the model as an error text it can correct.
 
 use crate::agent::Tools;
-use super::llm_context::{MAX_TEXT_CHARS, capped};
+use super::context::{MAX_TEXT_CHARS, capped};
 use crate::ir::Layer;
 use crate::llm::{ToolCall, ToolSpec};
 use serde_json::{Value, json};

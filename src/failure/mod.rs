@@ -1,6 +1,11 @@
-//! Failure classes (design.md, "Metrics"), shared by the engine, evaluation
-//! and reports. The first seven are the candidate's; the rest say that
-//! something other than the candidate went wrong.
+//! Failure classes, shared by the engine, evaluation and reports. Every
+//! failed evaluation gets exactly one class, so failure counts per class add
+//! up to the number of failures. The first seven are the candidate's; the
+//! rest say that something other than the candidate went wrong, and are kept
+//! apart so that a broken task, a cancel or a kwb bug is never charged to an
+//! agent.
+
+pub mod classify;
 
 use serde::{Deserialize, Serialize};
 

@@ -1,0 +1,186 @@
+"""The compile pipeline every job goes through: TVMScript text parsed and
+legality-checked, checked against the task's signature and precision, the
+target made, and L0 lowered to L1 (the first half of TVM's build pipeline)
+or an L1 module built as it is.
+
+The job modules (build, layers, tune, memory, profile, moves, importer) use
+this one; it uses none of them.
+"""
+
+import re
+
+import tvm
+from tvm import relax
+
+from . import errors
+from .errors import JobError
+
+
+def parse_module(text):
+    """TVMScript text -> IRModule, or JobError(syntax_api) with line and column.
+
+    Parses with the well-formedness check off, then runs it on its own: the
+    parser's own check reports only 'not well-formed' at 1:1, while
+    relax.analysis.well_formed names the real fault. The text is first
+    checked against the TVMScript surface (text_policy), because the
+    parser evaluates Python expressions.
+    """
+    from . import text_policy
+
+    text_policy.check_tvmscript(text)
+    try:
+        mod = tvm.script.from_source(text, check_well_formed=False)
+    except SyntaxError as e:
+        raise JobError(errors.SYNTAX_API, f"syntax error: {e.msg}", "parse", e.lineno, e.offset)
+    except tvm.error.DiagnosticError as e:
+        # "In ir.Op(span=None, ..., name="relax.add", ...)," -> "In relax.add,"
+        msg = re.sub(r'ir\.Op\(.*?name="([^"]+)".*?support_level=\d+\)', r"\1", str(e))
+        line, col = errors.diagnostic_location(msg)
+        raise JobError(errors.SYNTAX_API, msg.strip(), "parse", line, col)
+    except Exception as e:  # eval of annotations: NameError, TypeError, TVM errors
+        raise JobError(errors.SYNTAX_API, f"{type(e).__name__}: {e}", "parse")
+    if not isinstance(mod, tvm.IRModule):
+        raise JobError(
+            errors.SYNTAX_API,
+            "the text must define one IRModule (an @I.ir_module class), "
+            f"got {type(mod).__name__}",
+            "parse",
+        )
+    if "main" not in [gv.name_hint for gv in mod.get_global_vars()]:
+        raise JobError(errors.SYNTAX_API, "the module has no `main` function", "parse")
+    check_legality(mod)
+    return mod
+
+
+def check_legality(mod):
+    try:
+        relax.analysis.well_formed(mod)
+    except Exception as e:
+        raise JobError(errors.SYNTAX_API, f"not well formed: {first_line(e)}", "legality")
+    try:
+        # s_tir's verifier knows schedulable blocks (T.sblock); tirx's does not.
+        ok = tvm.s_tir.analysis.verify_well_formed(mod, False)
+    except Exception as e:
+        raise JobError(errors.classify_build_error(str(e)), f"TIR not well formed: {first_line(e)}", "legality")
+    if ok is False:
+        raise JobError(errors.SYNTAX_API, "TIR not well formed", "legality")
+
+
+def first_line(e):
+    """The part of a TVM error worth showing: its first lines, or a schedule error's reason."""
+    text = str(e).strip()
+    if "Error message:" in text:  # ScheduleError: the IR dump first, then the reason
+        return "ScheduleError: " + " ".join(text.split("Error message:", 1)[1].split())[:1000]
+    lines = [l for l in text.splitlines() if l.strip() and not l.startswith("note:")]
+    return " ".join(lines[:3])[:2000] if lines else type(e).__name__
+
+
+def signature(mod):
+    """[(name, shape, dtype)] of main's parameters."""
+    out = []
+    for p in mod["main"].params:
+        out.append({"name": p.name, "shape": var_shape(p), "dtype": var_dtype(p)})
+    return out
+
+
+def var_shape(var):
+    """Static shape of a Relax Var as ints, or None when unknown or symbolic."""
+    shape = getattr(var.ty, "shape", None)
+    if shape is None or not hasattr(shape, "values"):
+        return None
+    try:
+        return [int(d) for d in shape.values]
+    except Exception:
+        return None
+
+
+def var_dtype(var):
+    dtype = getattr(var.ty, "dtype", None)
+    return None if dtype is None else str(dtype)
+
+
+def check_signature(mod, args_spec):
+    """A candidate must take exactly the task's arguments, in order."""
+    sig = signature(mod)
+    if len(sig) != len(args_spec):
+        raise JobError(
+            errors.SYNTAX_API,
+            f"main takes {len(sig)} parameters, the task gives {len(args_spec)}",
+            "signature",
+        )
+    for i, (got, want) in enumerate(zip(sig, args_spec)):
+        if got["shape"] != list(want["shape"]) or got["dtype"] != want["dtype"]:
+            raise JobError(
+                errors.SYNTAX_API,
+                f"parameter {i} ({got['name']}) is {got['dtype']}{got['shape']}, "
+                f"the task gives {want['dtype']}{list(want['shape'])}",
+                "signature",
+            )
+
+
+_NARROWER = {"float32": ("float16", "bfloat16", "float8"), "float16": ("float8",), "bfloat16": ("float8",)}
+
+
+def check_precision(mod, task_dtype):
+    """A candidate may not compute in a float type narrower than the task's."""
+    narrower = _NARROWER.get(task_dtype or "", ())
+    if not narrower:
+        return
+    text = mod.script()
+    for dt in narrower:
+        if f'"{dt}' in text:
+            raise JobError(errors.NUMERIC, f"precision downgrade: the candidate uses {dt} on a {task_dtype} task", "precision")
+
+
+def make_target(target_json):
+    try:
+        return tvm.target.Target(target_json)
+    except Exception as e:
+        raise JobError(errors.SYNTAX_API, f"bad target {target_json}: {e}", "target")
+
+
+def _backend(target):
+    """TVM's Relax pass lists for the target's kind."""
+    kind = target.kind.name
+    if kind == "llvm":
+        from tvm.relax.backend.cpu_generic import pipeline as p
+    elif kind == "cuda":
+        from tvm.relax.backend.cuda import pipeline as p
+    else:
+        from tvm.relax.backend.gpu_generic import pipeline as p
+    return p
+
+
+def _lowering_passes(target):
+    p = _backend(target)
+    return p.library_dispatch_passes(target) + p.legalize_passes(target)
+
+
+def build_pipeline(target, stage):
+    """The build pipeline for a module at `stage`: an L0 module is lowered
+    first; an L1 module is taken as it is (no further fusion), so its kernels
+    are exactly the ones a person sees and edits."""
+    if stage == "l0":
+        return relax.get_default_pipeline(target)
+    p = _backend(target)
+
+    @tvm.transform.module_pass(opt_level=0)
+    def _pipeline(mod, _ctx):
+        with target:
+            return tvm.transform.Sequential(p.dataflow_lower_passes(target) + p.finalize_passes(target))(mod)
+
+    return _pipeline
+
+
+def lower(mod, target):
+    """L0 -> L1."""
+    try:
+        with target:
+            return tvm.transform.Sequential(_lowering_passes(target))(mod)
+    except Exception as e:
+        msg = first_line(e)
+        raise JobError(errors.classify_build_error(msg), f"lowering to L1 failed: {msg}", "lower")
+
+
+def kernels_of(mod):
+    return {gv.name_hint: f for gv, f in mod.functions.items() if isinstance(f, tvm.tirx.PrimFunc)}

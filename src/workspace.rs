@@ -1,0 +1,72 @@
+//! What every front end starts from: the paths, the task set, and the engine
+//! and evaluator built on them. The command line and the workbench both take
+//! a [`Workspace`]; neither builds one for the other.
+
+use crate::engine::{Engine, EngineConfig, pyenv, sandbox::Limits};
+use crate::eval::{EvalOptions, Evaluator};
+use crate::paths::Paths;
+use crate::tasks::TaskSet;
+use anyhow::Result;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Where kwb keeps its files, which tasks it works on and how many engine
+/// workers it may start.
+pub struct Workspace {
+    pub paths: Paths,
+    pub tasks_dir: PathBuf,
+    pub workers: usize,
+}
+
+impl Workspace {
+    pub fn tasks(&self) -> Result<TaskSet> {
+        let set = TaskSet::load(&self.tasks_dir)?;
+        for p in &set.problems {
+            eprintln!("warning: skipped {}: {}", p.dir.display(), p.message);
+        }
+        Ok(set)
+    }
+
+    /// Sets up the engine environment if needed, and starts the pool. A venv
+    /// whose worker cannot start is rebuilt once before giving up.
+    pub async fn engine(&self, with_torch: bool) -> Result<Engine> {
+        match self.start_engine(with_torch, false).await {
+            Ok(e) => Ok(e),
+            Err(first) if std::env::var_os("KWB_PYTHON").is_none() => {
+                eprintln!("engine: the worker did not start ({first:#}); rebuilding the engine environment");
+                self.start_engine(with_torch, true).await
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    async fn start_engine(&self, with_torch: bool, rebuild: bool) -> Result<Engine> {
+        let paths = self.paths.clone();
+        let env = tokio::task::spawn_blocking(move || pyenv::ensure(&paths, with_torch, rebuild)).await??;
+        let engine = Engine::new(EngineConfig {
+            env,
+            device_lock_file: self.paths.data.join("device-local-cpu.lock"),
+            scratch: self.paths.scratch(),
+            artifacts: self.paths.artifacts(),
+            max_workers: self.workers.max(1),
+            limits: Limits::default(),
+            start_timeout: Duration::from_secs(120),
+        });
+        std::fs::create_dir_all(self.paths.artifacts())?;
+        engine.prewarm(1).await.map_err(|f| anyhow::anyhow!("{f}"))?;
+        Ok(engine)
+    }
+
+    pub async fn evaluator(&self, opts: EvalOptions) -> Result<Evaluator> {
+        let engine = self.engine(false).await?;
+        // Said on every run, not only by `kwb engine doctor`.
+        let (lines, complete) = crate::engine::sandbox::summary(&engine.sandbox());
+        if !complete {
+            eprintln!("warning: the engine's sandbox is incomplete; candidate code is less confined than it should be:");
+            for l in &lines {
+                eprintln!("  {l}");
+            }
+        }
+        Ok(Evaluator::new(engine, self.paths.clone(), opts))
+    }
+}
