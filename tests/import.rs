@@ -94,7 +94,26 @@ fn files_that_cannot_be_tasks_are_refused_with_the_reason() {
     // A directory import reports every file and keeps going.
     let all = kwb().args(["tasks", "import"]).arg(common::repo().join("tests/kernelbench")).arg("--out").arg(dir.path().join("all")).output().unwrap();
     let t = text(&all);
-    assert_eq!(t.matches("imported ").count(), 2, "{t}");
+    assert_eq!(t.matches("imported ").count(), 3, "{t}");
     assert!(t.contains("imported  amax_reduce"), "kwb's own amax/amin converter: {t}");
+    assert!(t.contains("imported  masked_softmax_inf"), "an infinity constant: {t}");
     assert_eq!(t.matches("refused ").count(), 4, "{t}");
+}
+
+/// The printer writes a Relax constant that is not finite as a string its
+/// parser refuses; kwb prints it as `float("-inf")`, and the task builds,
+/// checks and times from its printed reference.
+#[test]
+fn an_infinity_constant_round_trips() {
+    if !torch_ready() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let o = import("masked_softmax_inf.py", &dir.path().join("msi"), &["--id", "masked_softmax_inf"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let reference = std::fs::read_to_string(dir.path().join("msi/reference.py")).unwrap();
+    assert!(reference.contains("float(\"-inf\")"), "{reference}");
+    let ev = kwb().args(["eval", "--json", "--task", "masked_softmax_inf", "--tasks"]).arg(dir.path()).output().unwrap();
+    let r: serde_json::Value = serde_json::from_slice(&ev.stdout).unwrap_or_else(|_| panic!("{}", text(&ev)));
+    assert_eq!(r["correct"], true, "{}", r["failure"]);
 }

@@ -99,6 +99,31 @@ async fn build_tree(dir: &std::path::Path) -> std::path::PathBuf {
     path
 }
 
+/// Constants that are not finite (inf, -inf, NaN) at L0 survive every
+/// layer: the lowered module kwb prints parses back for the next L1 edit.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn special_float_constants_survive_every_layer() {
+    let ev = common::evaluator(EvalOptions { pairs: 5, max_rounds: 1, max_ci: 0.25, ..common::quick_opts() }).await;
+    let set = common::tasks();
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = SessionRunner::create(&dir.path().join("t.jsonl"), set.get("relu").unwrap(), &ev).await.unwrap();
+    let l0 = s.edit(req(0, Layer::L0, None, EditBody::Text(read("tests/edits/relu_special_floats_l0.py")), "special floats")).await.unwrap().expect("a valid L0");
+    let texts = s.tree.get(l0).unwrap().record.texts.clone();
+    for c in ["\"inf\")", "\"-inf\")", "\"nan\")"] {
+        assert!(texts.l1_module.contains(c), "{c} in {}", texts.l1_module);
+    }
+    assert!(s.tree.get(l0).unwrap().result.as_ref().unwrap().correct);
+    let k = texts.kernels()[0].to_string();
+    let steps = vec![format!("b = sch.get_sblock(\"{}\")", first_block(&texts.l1[&k])), "f = sch.fuse(*sch.get_loops(b))".into(), "o, i = sch.split(f, [None, 16])".into(), "sch.vectorize(i)".into()];
+    let l1 = s.edit(req(l0, Layer::L1, Some(&k), trace(&steps), "vectorized")).await.unwrap().expect("the printed module parses back");
+    assert!(s.tree.get(l1).unwrap().result.as_ref().unwrap().correct);
+}
+
+/// The name of the first block in a kernel's TVMScript (not the root).
+fn first_block(kernel: &str) -> String {
+    kernel.split("T.sblock(\"").skip(1).map(|rest| rest.split('"').next().unwrap()).find(|name| *name != "root").expect("a block").to_string()
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_real_tree_replays_exports_and_survives_kills() {
     let dir = tempfile::tempdir().unwrap();

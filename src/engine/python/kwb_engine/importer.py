@@ -140,7 +140,7 @@ def import_task(args):
         mod, _ = relax.frontend.detach_params(mod)
     except Exception as e:
         raise JobError(errors.TASK, f"TVM's Relax frontend cannot convert it: {type(e).__name__}: {str(e)[:800]}", "convert")
-    text = mod.script()
+    text = pipeline.script(mod)
     if "metadata[" in text:
         raise JobError(errors.TASK, "the module keeps tensor constants that TVMScript cannot print without metadata; make them parameters or buffers", "convert")
 

@@ -15,11 +15,11 @@ from tvm import relax
 
 from . import errors, ir_policy, l2_policy, llvm_ir, text_policy
 from .errors import JobError
-from .pipeline import build_pipeline, check_legality, check_signature, first_line, kernels_of, lower, make_target, parse_module
+from .pipeline import build_pipeline, check_legality, check_signature, first_line, kernels_of, lower, make_target, parse_module, script
 
 
 def l1_views(mod):
-    return {name: f.script() for name, f in sorted(kernels_of(mod).items())}
+    return {name: script(f) for name, f in sorted(kernels_of(mod).items())}
 
 
 def codegen_ir(mod, target):
@@ -129,7 +129,7 @@ def derive(args):
             l1, trace_out = _apply_trace(l1, kernel, args["trace"])
     check_legality(l1)
     ir_policy.check(l1)
-    l1_text = l1.script()
+    l1_text = script(l1)
     kernels = sorted(kernels_of(l1))
     ex, ll = codegen_ir(l1, target)
     overrides = args.get("l2_overrides") or {}

@@ -198,7 +198,7 @@ def l0_moves(args):
             continue
         if tvm.ir.structural_equal(new, mod) if hasattr(tvm.ir, "structural_equal") else new.script() == mod.script():
             continue
-        moves.append({"name": name, "rationale": rationale, "text": new.script()})
+        moves.append({"name": name, "rationale": rationale, "text": pipeline.script(new)})
     return {"moves": moves, "tvm_s": 0.0}
 
 

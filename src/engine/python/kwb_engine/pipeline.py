@@ -16,6 +16,17 @@ from . import errors
 from .errors import JobError
 
 
+# The printer writes Relax scalar constants that are not finite as strings,
+# `R.const("inf", "float32")`, which its own parser refuses ("value has to be
+# scalar or Tensor"); TIR's `T.float32("inf")` reads back as it is.
+_SPECIAL_RELAX_CONST = re.compile(r'R\.const\("(-?inf|nan)", ')
+
+
+def script(obj):
+    """TVMScript of a module or function, in a form that parses back."""
+    return _SPECIAL_RELAX_CONST.sub(r'R.const(float("\1"), ', obj.script())
+
+
 def parse_module(text):
     """TVMScript text -> IRModule, or JobError(syntax_api) with line and column.
 

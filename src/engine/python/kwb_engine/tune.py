@@ -15,7 +15,7 @@ from tvm import relax
 
 from . import errors
 from .errors import JobError
-from .pipeline import first_line, lower, make_target, parse_module
+from .pipeline import first_line, lower, make_target, parse_module, script
 
 
 def _ms():
@@ -128,7 +128,7 @@ def tuned_module(args):
     with target, db:
         l1 = lower(mod, target)
         applied = relax.transform.MetaScheduleApplyDatabase(enable_warning=False)(l1)
-    return {"module": applied.script(), "summary": summarize(args["work_dir"]), "tvm_s": 0.0}
+    return {"module": script(applied), "summary": summarize(args["work_dir"]), "tvm_s": 0.0}
 
 
 def best_traces(args):
