@@ -45,11 +45,13 @@ impl Evaluator {
         if self.intact_memo(&dir) {
             return Ok(dir);
         }
-        let _ = std::fs::remove_dir_all(&dir);
         let spec = task.reference_meta().map_err(task_err)?;
         let artifact = self.built_baseline(task, None, clock).await?;
-        let tmp = dir.with_extension(format!("tmp-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&tmp);
+        // Evaluations of one task can run side by side: each writes its own
+        // folder, and the first to finish puts it in place.
+        // (Beside the cache, where no worker that sees candidates can write.)
+        let n = self.counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let tmp = dir.with_extension(format!("tmp-{}-{n}", std::process::id()));
         let tol = task.meta.tolerance;
         let job = Job::new(
             "reference_outputs",
@@ -64,7 +66,16 @@ impl Evaluator {
         let internal = |e: std::io::Error| Failure::new(FailureClass::Internal, format!("cannot store the reference outputs in {}: {e}", dir.display()));
         let record = json!({"files": out.result["files"], "seeds": out.result["seeds"]});
         std::fs::write(tmp.join(RECORD), record.to_string()).map_err(internal)?;
-        std::fs::rename(&tmp, &dir).map_err(internal)?;
+        if std::fs::rename(&tmp, &dir).is_err() {
+            if self.intact_memo(&dir) {
+                // Another evaluation put the same outputs in place first.
+                let _ = std::fs::remove_dir_all(&tmp);
+            } else {
+                // A damaged or partial folder from before: replace it.
+                let _ = std::fs::remove_dir_all(&dir);
+                std::fs::rename(&tmp, &dir).map_err(internal)?;
+            }
+        }
         if !self.intact_memo(&dir) {
             return Err(Failure::new(FailureClass::Internal, format!("the reference outputs in {} do not match the hashes they were written with", dir.display())));
         }
