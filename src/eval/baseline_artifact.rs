@@ -60,21 +60,27 @@ impl Evaluator {
         }
     }
 
+    /// What a cache of something built from the task's reference is keyed
+    /// by: the task's content, the target, the engine's packages, the kind
+    /// of thing (`tag`) and anything else it depends on.
+    pub(super) fn cache_key(&self, task: &Task, tag: &str, extra: Option<&str>) -> anyhow::Result<String> {
+        let mut h = Sha256::new();
+        h.update(task.content_hash()?.as_bytes());
+        h.update(self.opts.target.to_string().as_bytes());
+        h.update(crate::engine::pyenv::REQUIREMENTS.as_bytes());
+        h.update(tag.as_bytes());
+        if let Some(x) = extra {
+            h.update(x.as_bytes());
+        }
+        Ok(hex::encode(&h.finalize()[..10]))
+    }
+
     /// One build of the reference, plain or with a tuning database, cached by content.
     pub(super) async fn built_baseline(&self, task: &Task, tuned: Option<&std::path::Path>, clock: &mut Clock) -> Result<PathBuf, Failure> {
         let task_err = |e: anyhow::Error| Failure::new(FailureClass::Task, format!("{e:#}"));
-        let key = {
-            let mut h = Sha256::new();
-            h.update(task.content_hash().map_err(task_err)?.as_bytes());
-            h.update(self.opts.target.to_string().as_bytes());
-            h.update(crate::engine::pyenv::REQUIREMENTS.as_bytes());
-            // The artifact's shape: `kwb_rotate` beside `main` (timing on rotating inputs).
-            h.update(b"artifact-v2-rotation");
-            if let Some(dir) = tuned {
-                h.update(crate::baseline::database_hash(dir).as_bytes());
-            }
-            hex::encode(&h.finalize()[..10])
-        };
+        // The artifact's shape: `kwb_rotate` beside `main` (timing on rotating inputs).
+        let tuning = tuned.map(crate::baseline::database_hash);
+        let key = self.cache_key(task, "artifact-v2-rotation", tuning.as_deref()).map_err(task_err)?;
         let dir = self.paths.baseline_cache();
         std::fs::create_dir_all(&dir).map_err(|e| Failure::new(FailureClass::Internal, format!("cannot create {}: {e}", dir.display())))?;
         let path = dir.join(format!("{}-{key}.so", task.id()));

@@ -14,7 +14,6 @@ use crate::engine::Job;
 use crate::failure::{Failure, FailureClass};
 use crate::tasks::Task;
 use serde_json::{Value, json};
-use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 
 /// The seeds every task's digest covers.
@@ -33,14 +32,7 @@ impl Evaluator {
         if !task.has_output_digest() {
             return Ok(task.outputs_dir());
         }
-        let key = {
-            let mut h = Sha256::new();
-            h.update(task.content_hash().map_err(task_err)?.as_bytes());
-            h.update(self.opts.target.to_string().as_bytes());
-            h.update(crate::engine::pyenv::REQUIREMENTS.as_bytes());
-            h.update(b"reference-outputs-v1");
-            hex::encode(&h.finalize()[..10])
-        };
+        let key = self.cache_key(task, "reference-outputs-v1", None).map_err(task_err)?;
         let dir = self.paths.reference_outputs().join(format!("{}-{key}", task.id()));
         if self.intact_memo(&dir) {
             return Ok(dir);
