@@ -30,17 +30,31 @@ impl Workspace {
     /// Sets up the engine environment if needed, and starts the pool. A venv
     /// whose worker cannot start is rebuilt once before giving up.
     pub async fn engine(&self, with_torch: bool) -> Result<Engine> {
-        match self.start_engine(with_torch, false).await {
+        self.engine_with(with_torch, Limits::default()).await
+    }
+
+    /// The engine for `kwb tasks import`: its workers run the user's own
+    /// PyTorch file beside TVM (about 5 GiB of address space before any
+    /// data), and an import holds inputs, outputs and the VM's buffers for
+    /// one seed at a time, so the limit grows with the size bound the
+    /// import enforces instead of refusing a task under that bound.
+    pub async fn import_engine(&self, max_bytes: u64) -> Result<Engine> {
+        let base = Limits::default();
+        self.engine_with(false, Limits { address_space_bytes: base.address_space_bytes + 16 * max_bytes }).await
+    }
+
+    async fn engine_with(&self, with_torch: bool, limits: Limits) -> Result<Engine> {
+        match self.start_engine(with_torch, false, limits).await {
             Ok(e) => Ok(e),
             Err(first) if std::env::var_os("KWB_PYTHON").is_none() => {
                 eprintln!("engine: the worker did not start ({first:#}); rebuilding the engine environment");
-                self.start_engine(with_torch, true).await
+                self.start_engine(with_torch, true, limits).await
             }
             Err(e) => Err(e),
         }
     }
 
-    async fn start_engine(&self, with_torch: bool, rebuild: bool) -> Result<Engine> {
+    async fn start_engine(&self, with_torch: bool, rebuild: bool, limits: Limits) -> Result<Engine> {
         let paths = self.paths.clone();
         let env = tokio::task::spawn_blocking(move || pyenv::ensure(&paths, with_torch, rebuild)).await??;
         let engine = Engine::new(EngineConfig {
@@ -49,7 +63,7 @@ impl Workspace {
             scratch: self.paths.scratch(),
             artifacts: self.paths.artifacts(),
             max_workers: self.workers.max(1),
-            limits: Limits::default(),
+            limits,
             start_timeout: Duration::from_secs(120),
         });
         std::fs::create_dir_all(self.paths.artifacts())?;

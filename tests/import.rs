@@ -117,3 +117,47 @@ fn an_infinity_constant_round_trips() {
     let r: serde_json::Value = serde_json::from_slice(&ev.stdout).unwrap_or_else(|_| panic!("{}", text(&ev)));
     assert_eq!(r["correct"], true, "{}", r["failure"]);
 }
+
+/// The directory of files written for kwb's own import fixes: ops whose TVM
+/// lowering differs from PyTorch (SELU, LayerNorm, GroupNorm after a
+/// convolution, InstanceNorm on wide rows; kwb gives them converters),
+/// tensor constants (lifted to arguments), and an input just under the size
+/// bound. Imported as one directory, in parallel, into a suite named after
+/// it, with a report; a second run skips them all.
+#[test]
+fn a_directory_of_fixes_imports_as_a_suite_and_reruns_skip() {
+    if !torch_ready() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("tasks");
+    let fixes = common::repo().join("tests/kernelbench/fixes");
+    let run = || kwb().args(["tasks", "import", "--workers", "2"]).arg(&fixes).arg("--out").arg(&out).output().unwrap();
+    let first = run();
+    let t = text(&first);
+    assert!(first.status.success(), "{t}");
+    let names = ["selu", "layer_norm_wide", "group_norm_after_conv", "instance_norm_wide", "instance_norm_constants", "near_size_bound"];
+    for n in names {
+        assert!(t.contains(&format!("imported  {n}")), "{n}: {t}");
+    }
+    let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.join("import-fixes.json")).unwrap()).unwrap();
+    assert_eq!(report["counts"]["imported"], names.len(), "{report}");
+    assert_eq!(report["files"].as_array().unwrap().len(), names.len());
+    let listed = kwb().args(["tasks", "list", "--json", "--suite", "fixes", "--tasks"]).arg(&out).output().unwrap();
+    let listed: serde_json::Value = serde_json::from_slice(&listed.stdout).unwrap_or_else(|_| panic!("{}", text(&listed)));
+    assert_eq!(listed["tasks"].as_array().unwrap().len(), names.len(), "{listed}");
+
+    // Tensor constants: exact, as arguments with init specs, no metadata.
+    let meta: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.join("instance_norm_constants/reference.json")).unwrap()).unwrap();
+    let consts: Vec<&serde_json::Value> = meta["args"].as_array().unwrap().iter().filter(|a| a["role"] == "const").collect();
+    assert!(consts.iter().any(|a| a["init"]["kind"] == "values"), "the per-channel gain is recorded: {consts:?}");
+    assert!(!std::fs::read_to_string(out.join("instance_norm_constants/reference.py")).unwrap().contains("metadata["));
+    let ev = kwb().args(["eval", "--json", "--task", "instance_norm_constants", "--tasks"]).arg(&out).output().unwrap();
+    let r: serde_json::Value = serde_json::from_slice(&ev.stdout).unwrap_or_else(|_| panic!("{}", text(&ev)));
+    assert_eq!(r["correct"], true, "{}", r["failure"]);
+
+    let again = run();
+    let t = text(&again);
+    assert!(again.status.success(), "{t}");
+    assert_eq!(t.matches("skipped ").count(), names.len(), "{t}");
+}

@@ -2,10 +2,10 @@
 
 use crate::workspace::Workspace;
 use crate::eval::EvalOptions;
-use crate::tasks::import::{ImportRequest, id_from_path, import_one};
+use crate::tasks::import::{ImportRequest, id_from_path};
 use anyhow::{Context, Result, bail};
 use clap::Subcommand;
-use serde_json::json;
+use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -42,27 +42,37 @@ pub enum TasksCmd {
         suite: Option<String>,
     },
     /// Import a KernelBench-format PyTorch file, or a directory of them (needs `kwb engine setup --with-torch`).
-    Import {
-        path: PathBuf,
-        /// Task id (default: from the file name).
-        #[arg(long)]
-        id: Option<String>,
-        /// 1, 2 or 3 (default: guessed from the path, as in KernelBench's level1/..level3/, else 1).
-        #[arg(long)]
-        level: Option<u8>,
-        /// Comma-separated domain suites (default: guessed from the model's layers and size).
-        #[arg(long, value_delimiter = ',')]
-        domains: Option<Vec<String>>,
-        /// Override a module-level constant of the file: --set batch_size=16
-        #[arg(long = "set", value_name = "NAME=VALUE")]
-        set: Vec<String>,
-        /// Refuse tasks whose inputs and parameters take more bytes than this.
-        #[arg(long, default_value_t = 256 << 20)]
-        max_bytes: u64,
-        /// Where to write the task (default: <tasks>/l<level>/<id>).
-        #[arg(long)]
-        out: Option<PathBuf>,
-    },
+    Import(ImportArgs),
+}
+
+#[derive(clap::Args, Debug)]
+pub struct ImportArgs {
+    /// A file, or a directory whose .py files are imported side by side (a suite named after it).
+    path: PathBuf,
+    /// Task id (default: from the file name).
+    #[arg(long)]
+    id: Option<String>,
+    /// 1, 2 or 3 (default: guessed from the path, as in KernelBench's level1/..level3/, else 1).
+    #[arg(long)]
+    level: Option<u8>,
+    /// Comma-separated domain suites (default: guessed from the model's layers and size).
+    #[arg(long, value_delimiter = ',')]
+    domains: Option<Vec<String>>,
+    /// Override a module-level constant of the file: --set batch_size=16
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    set: Vec<String>,
+    /// Refuse tasks whose inputs and parameters take more bytes than this.
+    #[arg(long, default_value_t = 256 << 20)]
+    max_bytes: u64,
+    /// The run time the untuned reference may be expected to take, in ms (estimated before building, from its FLOPs and bytes and the machine's peaks).
+    #[arg(long, default_value_t = 500.0)]
+    budget_ms: f64,
+    /// Choose the file's size constants so it fits --budget-ms and --max-bytes (halved together, largest first), recorded in task.toml; without it a file that does not fit is refused with the values that would.
+    #[arg(long)]
+    fit: bool,
+    /// Where to write the task (default: <tasks>/l<level>/<id>).
+    #[arg(long)]
+    out: Option<PathBuf>,
 }
 
 pub async fn run(ctx: &Workspace, cmd: TasksCmd) -> Result<ExitCode> {
@@ -71,7 +81,7 @@ pub async fn run(ctx: &Workspace, cmd: TasksCmd) -> Result<ExitCode> {
         TasksCmd::Size { write, suite } => size(ctx, write, suite).await,
         TasksCmd::Show { id } => show(ctx, &id),
         TasksCmd::Check { suite } => check(ctx, suite).await,
-        TasksCmd::Import { path, id, level, domains, set, max_bytes, out } => import(ctx, path, id, level, domains, set, max_bytes, out).await,
+        TasksCmd::Import(args) => import(ctx, args).await,
     }
 }
 
@@ -177,7 +187,7 @@ fn show(ctx: &Workspace, id: &str) -> Result<ExitCode> {
     if let Some(r) = &t.reference {
         println!("arguments of main:");
         for (i, a) in r.args.iter().enumerate() {
-            println!("  {i:>2} {:<20} {:<6} {:?} {}  init {}", a.name, a.role, a.shape, a.dtype, a.init);
+            println!("  {i:>2} {:<20} {:<6} {:?} {}  init {}", a.name, a.role, a.shape, a.dtype, init_summary(&a.init));
         }
         for (i, o) in r.outputs.iter().enumerate() {
             println!("  out{i} {:?} {}", o.shape, o.dtype);
@@ -235,15 +245,17 @@ async fn check_one(ev: &crate::eval::Evaluator, t: &crate::tasks::Task) -> Resul
     Ok(errs.join(" "))
 }
 
-#[allow(clippy::too_many_arguments)]
-async fn import(ctx: &Workspace, path: PathBuf, id: Option<String>, level: Option<u8>, domains: Option<Vec<String>>, set: Vec<String>, max_bytes: u64, out: Option<PathBuf>) -> Result<ExitCode> {
+async fn import(ctx: &Workspace, args: ImportArgs) -> Result<ExitCode> {
+    let ImportArgs { path, id, level, domains, set, max_bytes, budget_ms, fit, out } = args;
     use crate::tasks::import::{guess_domains, guess_level};
+    use crate::tasks::import_batch::{self, BatchReport, Status};
     let mut overrides = BTreeMap::new();
     for s in &set {
         let (k, v) = s.split_once('=').with_context(|| format!("--set {s}: write NAME=VALUE"))?;
         overrides.insert(k.trim().to_string(), v.trim().to_string());
     }
-    let files: Vec<PathBuf> = if path.is_dir() {
+    let is_dir = path.is_dir();
+    let files: Vec<PathBuf> = if is_dir {
         let mut v: Vec<PathBuf> = std::fs::read_dir(&path)?.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|e| e == "py")).collect();
         v.sort();
         v
@@ -253,45 +265,97 @@ async fn import(ctx: &Workspace, path: PathBuf, id: Option<String>, level: Optio
     if files.is_empty() {
         bail!("no .py files in {}", path.display());
     }
-    let engine = ctx.engine(false).await?;
+    let engine = ctx.import_engine(max_bytes).await?;
     let probe = engine.run(crate::engine::Job::new("doctor", json!({}), std::time::Duration::from_secs(60))).await.map_err(|f| anyhow::anyhow!("{f}"))?;
     if probe.result["torch"].is_null() {
         bail!("PyTorch is not in the engine environment; run `kwb engine setup --with-torch` (about 6 GB), then import again");
     }
-    let mut failed = 0;
-    for file in &files {
-        let tid = if files.len() == 1 { id.clone().unwrap_or_else(|| id_from_path(file)) } else { id_from_path(file) };
-        let level = level.or_else(|| guess_level(file)).unwrap_or(1);
-        let domains = domains.clone().unwrap_or_else(|| guess_domains(&std::fs::read_to_string(file).unwrap_or_default(), None));
-        // A model.py that already sits in a task directory (beside its
-        // task.toml) is re-imported in place.
-        let home = file.parent().filter(|d| file.file_name().is_some_and(|n| n == "model.py") && d.join("task.toml").exists());
-        let dest = match (&out, files.len(), home) {
-            (Some(o), 1, _) => o.clone(),
-            (Some(o), _, _) => o.join(&tid),
-            (None, _, Some(d)) => d.to_path_buf(),
-            (None, _, None) => ctx.tasks_dir.join(format!("l{level}")).join(&tid),
-        };
-        let req = ImportRequest {
-            model: file.clone(),
-            dest,
-            id: tid.clone(),
-            level,
-            domains,
-            overrides: overrides.clone(),
-            max_bytes,
-            target: EvalOptions::default().target,
-        };
-        match import_one(&engine, &ctx.paths, &req).await {
-            Ok(r) => {
-                let errs: Vec<String> = r.max_abs_err.iter().map(|e| e.map(|x| format!("{x:.1e}")).unwrap_or("-".into())).collect();
-                println!("imported  {:<28} -> {}  (TVM vs PyTorch, max abs error per seed: {})", r.id, r.dest.display(), errs.join(" "))
+    // The machine's peaks drive the cost estimate; measured once per machine.
+    let machine = match crate::roofline::Machine::cached(&ctx.paths) {
+        Some(m) => Some(m),
+        None => crate::roofline::Machine::measure(&engine, &ctx.paths).await.ok(),
+    };
+    let peaks = machine.and_then(|m| serde_json::to_value(m).ok());
+    let reqs: Vec<ImportRequest> = files
+        .iter()
+        .map(|file| {
+            let tid = if is_dir { id_from_path(file) } else { id.clone().unwrap_or_else(|| id_from_path(file)) };
+            let level = level.or_else(|| guess_level(file)).unwrap_or(1);
+            let domains = domains.clone().unwrap_or_else(|| guess_domains(&std::fs::read_to_string(file).unwrap_or_default(), None));
+            // A model.py that already sits in a task directory (beside its
+            // task.toml) is re-imported in place.
+            let home = file.parent().filter(|d| file.file_name().is_some_and(|n| n == "model.py") && d.join("task.toml").exists());
+            let dest = match (&out, is_dir, home) {
+                (Some(o), false, _) => o.clone(),
+                (Some(o), true, _) => o.join(&tid),
+                (None, _, Some(d)) => d.to_path_buf(),
+                (None, _, None) => ctx.tasks_dir.join(format!("l{level}")).join(&tid),
+            };
+            ImportRequest { model: file.clone(), dest, id: tid, level, domains, overrides: overrides.clone(), max_bytes, target: EvalOptions::default().target, fit, budget_ms, peaks: peaks.clone() }
+        })
+        .collect();
+    let bar = indicatif::ProgressBar::new(reqs.len() as u64);
+    bar.set_style(indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} {elapsed} {wide_msg}").unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()));
+    if !is_dir {
+        bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
+    }
+    let running = std::sync::Mutex::new(Vec::<String>::new());
+    let on_event = |req: &ImportRequest, done: Option<&import_batch::Outcome>| {
+        let mut r = running.lock().unwrap();
+        match done {
+            None => r.push(req.id.clone()),
+            Some(o) => {
+                r.retain(|x| x != &req.id);
+                bar.inc(1);
+                // A hidden bar (not a terminal, or one file) prints nothing itself.
+                if bar.is_hidden() {
+                    println!("{}", outcome_line(o));
+                } else {
+                    bar.println(outcome_line(o));
+                }
             }
-            Err(f) => {
-                failed += 1;
-                println!("refused   {:<28} {f}", file.display());
-            }
+        }
+        bar.set_message(r.join(", "));
+    };
+    let t = std::time::Instant::now();
+    let outcomes = import_batch::import_all(&engine, &ctx.paths, &reqs, ctx.workers, &on_event).await;
+    bar.finish_and_clear();
+    let failed = outcomes.iter().filter(|o| matches!(o.status, Status::Refused | Status::Failed)).count();
+    if is_dir {
+        let suite = import_batch::suite_name(&std::fs::canonicalize(&path).unwrap_or(path.clone()));
+        let report = BatchReport::new(&path, &suite, t.elapsed().as_secs_f64(), ctx.workers, outcomes);
+        print!("{}", report.table());
+        let root = out.clone().unwrap_or_else(|| ctx.tasks_dir.clone());
+        let json_path = import_batch::write_report(&root, &report)?;
+        println!("report: {}", json_path.display());
+        let ids = report.task_ids();
+        if !ids.is_empty() {
+            let suites = import_batch::write_suite(&root, &suite, &ids)?;
+            println!("suite `{suite}` ({} tasks) in {}: kwb bench --suite {suite}", ids.len(), suites.display());
         }
     }
     Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+fn outcome_line(o: &crate::tasks::import_batch::Outcome) -> String {
+    use crate::tasks::import_batch::Status;
+    match o.status {
+        Status::Imported => {
+            let errs: Vec<String> = o.max_abs_err.iter().map(|e| e.map(|x| format!("{x:.1e}")).unwrap_or("-".into())).collect();
+            let fitted = if o.message.starts_with("fitted") { format!("; {}", o.message) } else { String::new() };
+            format!("imported  {:<28} -> {}  (TVM vs PyTorch, max abs error per seed: {}; {:.0} s{fitted})", o.id, o.dest.display(), errs.join(" "), o.seconds)
+        }
+        Status::Skipped => format!("skipped   {:<28} {} ({})", o.id, o.message, o.dest.display()),
+        Status::Refused => format!("refused   {:<28} {}", o.file.display(), o.message),
+        Status::Failed => format!("failed    {:<28} {}", o.file.display(), o.message),
+    }
+}
+
+/// An argument's init spec for a person: a recorded constant's bytes are
+/// summarised, not printed.
+fn init_summary(init: &Value) -> String {
+    match init["kind"].as_str() {
+        Some("values") => format!("values recorded in reference.json ({} encoded bytes)", init["data"].as_str().map_or(0, str::len)),
+        _ => init.to_string(),
+    }
 }

@@ -240,6 +240,8 @@ impl Evaluator {
                 "seed": self.opts.seeds.first().copied().unwrap_or(0), "pairs": self.opts.pairs, "min_ms": self.opts.min_ms,
                 "repeat": self.opts.repeat, "max_ci": self.opts.max_ci, "max_rounds": self.opts.max_rounds, "order_seed": order_seed % (1 << 53),
                 "atol": tol.atol, "rtol": tol.rtol, "input_offset": self.opts.input_offset,
+                // Half the job's limit: the rest covers warm-up, probes and the spot check.
+                "budget_s": self.opts.time_timeout.as_secs_f64() / 2.0,
             }),
             self.opts.time_timeout,
         )

@@ -23,6 +23,13 @@ pub struct ImportRequest {
     pub overrides: BTreeMap<String, String>,
     pub max_bytes: u64,
     pub target: Value,
+    /// Choose the file's constants so it fits (`--fit`); otherwise a file
+    /// that does not fit is refused with the values that would.
+    pub fit: bool,
+    /// The untuned reference's expected run time a task may have.
+    pub budget_ms: f64,
+    /// The machine's measured peaks (roofline::Machine), for the estimate.
+    pub peaks: Option<Value>,
 }
 
 #[derive(Debug, serde::Serialize)]
@@ -32,6 +39,8 @@ pub struct ImportReport {
     pub tvm_matches_torch: bool,
     pub max_abs_err: Vec<Option<f64>>,
     pub message: String,
+    /// Constants `--fit` changed, recorded in task.toml.
+    pub fitted: BTreeMap<String, Value>,
 }
 
 /// Derives a task id from a file name: `19_ReLU.py` -> `relu_19`-ish, lower-case.
@@ -107,7 +116,8 @@ pub async fn import_one(engine: &Engine, paths: &Paths, req: &ImportRequest) -> 
     let job = Job::new(
         "import_task",
         json!({"model_path": model, "out_dir": scratch, "overrides": overrides, "inits": inits, "max_bytes": req.max_bytes,
-               "atol": meta.tolerance.atol, "rtol": meta.tolerance.rtol, "target": req.target}),
+               "atol": meta.tolerance.atol, "rtol": meta.tolerance.rtol, "target": req.target,
+               "fit": req.fit, "budget_ms": req.budget_ms, "peaks": req.peaks}),
         Duration::from_secs(600),
     );
     let out = engine.run(job).await;
@@ -131,12 +141,20 @@ pub async fn import_one(engine: &Engine, paths: &Paths, req: &ImportRequest) -> 
         )
         .at("import"));
     }
-    install(&scratch, &req.dest, &model, &meta).map_err(internal)?;
+    let fitted: BTreeMap<String, Value> = serde_json::from_value(r["fitted"].clone()).unwrap_or_default();
+    let mut meta = meta;
+    for (k, v) in &fitted {
+        if let Ok(t) = toml::Value::try_from(v) {
+            meta.overrides.insert(k.clone(), t);
+        }
+    }
+    install(&scratch, &req.dest, &model, &meta, !fitted.is_empty()).map_err(internal)?;
     let _ = std::fs::remove_dir_all(&scratch);
-    Ok(ImportReport { id: meta.id.clone(), dest: req.dest.clone(), tvm_matches_torch: matches, max_abs_err, message: "imported".into() })
+    let message = if fitted.is_empty() { "imported".into() } else { format!("fitted: {}", fitted.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(" ")) };
+    Ok(ImportReport { id: meta.id.clone(), dest: req.dest.clone(), tvm_matches_torch: matches, max_abs_err, message, fitted })
 }
 
-fn install(scratch: &Path, dest: &Path, model: &Path, meta: &TaskMeta) -> Result<()> {
+fn install(scratch: &Path, dest: &Path, model: &Path, meta: &TaskMeta, rewrite_meta: bool) -> Result<()> {
     std::fs::create_dir_all(dest.join("outputs")).with_context(|| format!("cannot create {}", dest.display()))?;
     let dest_model = dest.join("model.py");
     if std::fs::canonicalize(&dest_model).ok().as_deref() != Some(model) {
@@ -158,7 +176,8 @@ fn install(scratch: &Path, dest: &Path, model: &Path, meta: &TaskMeta) -> Result
     }
     std::fs::copy(scratch.join("reference.py"), dest.join("reference.py"))?;
     std::fs::copy(scratch.join("reference.json"), dest.join("reference.json"))?;
-    if !dest.join("task.toml").exists() {
+    // Values chosen by --fit are recorded, so the task is reproducible.
+    if rewrite_meta || !dest.join("task.toml").exists() {
         std::fs::write(dest.join("task.toml"), toml::to_string_pretty(meta)?)?;
     }
     if !dest.join("reference.json").exists() {

@@ -4,6 +4,7 @@
 //! (a digest of PyTorch's outputs; older imports: outputs/seedN.npz in full).
 
 pub mod import;
+pub mod import_batch;
 pub mod meta;
 
 use anyhow::{Context, Result, bail};

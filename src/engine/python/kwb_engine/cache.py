@@ -8,6 +8,10 @@ arrays they must not write to; candidates only ever see fresh copies.
 from collections import OrderedDict
 
 _BUDGET_BYTES = 1 << 30
+# A value over this share of the budget is made each time instead: holding
+# it would push out everything else and, for a task near the size bound,
+# keep a second copy of its largest tensors alive through a whole job.
+_LARGEST_KEPT = _BUDGET_BYTES // 4
 _entries = OrderedDict()
 _bytes = 0
 
@@ -34,7 +38,7 @@ def get_or_make(key, make):
     value = make()
     _freeze(value)
     size = _size(value)
-    if size <= _BUDGET_BYTES:
+    if size < _LARGEST_KEPT:
         _entries[key] = value
         _bytes += size
         while _bytes > _BUDGET_BYTES and _entries:

@@ -12,6 +12,8 @@ Definition (stable; changing it invalidates every recorded output):
     positive  : low + scale * |standard_normal(shape)|
     uniform   : low + (high - low) * random(shape)
     int       : integers(low, high, shape)          (high exclusive)
+    fill      : every element `value` (no draw; a lifted constant)
+    values    : the exact array held in the spec (constants.py; no draw)
   and the result is cast with numpy's astype to the argument's dtype.
 """
 
@@ -57,6 +59,12 @@ def generate(seed, index, shape, dtype, init):
         x = lo + (hi - lo) * rng.random(shape, dtype=f32)
     elif kind == "int":
         x = rng.integers(init.get("low", 0), init.get("high", 16), shape)
+    elif kind == "fill":
+        x = np.full(shape, init["value"], dtype=dtype)
+    elif kind == "values":
+        from . import constants
+
+        x = constants.decode(init, shape, dtype)
     else:
         raise ValueError(f"unknown init kind {kind!r}")
     return np.ascontiguousarray(np.asarray(x).astype(dtype))

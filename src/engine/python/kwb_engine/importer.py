@@ -19,7 +19,8 @@ import tempfile
 
 import numpy as np
 
-from . import build, check, errors, gen, output_digest, pipeline
+from . import build, check, constants, errors, fit, gen, output_digest, pipeline
+from .converters import CUSTOM_CONVERTERS
 from .errors import JobError
 
 NEAR_ZERO_RMS = 1e-6
@@ -80,29 +81,6 @@ def _refuse_if_too_big(module, max_bytes, torch):
     )
 
 
-def _reduce_converter(op_name):
-    """A converter for aten.amax / aten.amin, which TVM 0.27's frontend lacks."""
-
-    def convert(node, translator):
-        from tvm import relax
-
-        x = translator.env[node.args[0]]
-        dim = node.args[1] if len(node.args) > 1 else node.kwargs.get("dim", None)
-        keepdim = node.args[2] if len(node.args) > 2 else node.kwargs.get("keepdim", False)
-        if isinstance(dim, int):
-            dim = [dim]
-        if dim is not None and len(dim) == 0:
-            dim = None
-        op = relax.op.max if op_name == "max" else relax.op.min
-        return translator.block_builder.emit(op(x, axis=dim, keepdims=bool(keepdim)))
-
-    return convert
-
-
-# Ops the Relax frontend lacks, converted by kwb.
-CUSTOM_CONVERTERS = {"amax.default": _reduce_converter("max"), "amin.default": _reduce_converter("min")}
-
-
 def _flatten(out):
     if isinstance(out, (list, tuple)):
         items = []
@@ -122,6 +100,12 @@ def import_task(args):
     max_bytes = int(args.get("max_bytes", 256 << 20))
     atol, rtol = float(args["atol"]), float(args["rtol"])
     module = _load_model_file(path, args.get("overrides"))
+    # Sized for this machine first (fit.py): a file sized for a large GPU is
+    # refused at once with values that fit, or imported with them (--fit).
+    fitted = fit.size_up(module, torch, args.get("peaks"), float(args.get("budget_ms", 500.0)) / 1e3, max_bytes, bool(args.get("fit")))
+    for name, value in fitted.items():
+        setattr(module, name, value)
+    overrides = {**(args.get("overrides") or {}), **fitted}
     _refuse_if_too_big(module, max_bytes, torch)
     torch.manual_seed(0)
     try:
@@ -140,14 +124,21 @@ def import_task(args):
         mod, _ = relax.frontend.detach_params(mod)
     except Exception as e:
         raise JobError(errors.TASK, f"TVM's Relax frontend cannot convert it: {type(e).__name__}: {str(e)[:800]}", "convert")
+    mod, lifted = constants.lift(mod)
+    lifted = dict(lifted)
     text = pipeline.script(mod)
     if "metadata[" in text:
-        raise JobError(errors.TASK, "the module keeps tensor constants that TVMScript cannot print without metadata; make them parameters or buffers", "convert")
+        raise JobError(errors.INTERNAL, "the module still holds tensor constants after lifting them to arguments", "convert")
 
     kinds = {s.arg.name: s for s in ep.graph_signature.input_specs}
     args_spec = []
     for p in mod["main"].params:
         s = kinds.get(p.name)
+        if p.name in lifted:
+            value = lifted[p.name]
+            args_spec.append({"name": p.name, "role": constants.ROLE, "source": p.name, "shape": list(value.shape),
+                              "dtype": str(value.dtype), "init": constants.init_for(value)})
+            continue
         if s is None:
             raise JobError(errors.TASK, f"cannot map Relax parameter {p.name} to the PyTorch program", "convert")
         role = "input" if s.kind is torch.export.graph_signature.InputKind.USER_INPUT else "param"
@@ -190,6 +181,9 @@ def import_task(args):
         if output_digest.verify(outs, output_digest.load(os.path.join(out_dir, "outputs", output_digest.digest_name(seed))), seed, atol, rtol):
             raise JobError(errors.INTERNAL, f"seed {seed}: PyTorch's outputs do not pass their own digest", "reference")
         outputs_spec = [{"shape": list(o.shape), "dtype": str(o.dtype)} for o in outs]
+    # The model's tensors and the last seed's arrays are not needed again;
+    # dropping them keeps the check below within the worker's memory limit.
+    del model, outs, values
 
     with open(os.path.join(out_dir, "reference.py"), "w") as f:
         f.write(text)
@@ -200,7 +194,7 @@ def import_task(args):
         "args": args_spec,
         "outputs": outputs_spec,
         "model_sha256": model_sha,
-        "overrides": args.get("overrides") or {},
+        "overrides": overrides,
         "torch": torch.__version__,
         "generator": "numpy.default_rng([seed, arg_index]) v1",
         # Verified before every check, so outputs changed after import are refused.
@@ -229,6 +223,7 @@ def import_task(args):
         "outputs": outputs_spec,
         "tvm_matches_torch": verdict["correct"],
         "seeds": verdict["seeds"],
+        "fitted": fitted,
         "compile_s": built["compile_s"],
         "tvm_s": built["tvm_s"] + verdict["tvm_s"],
     }

@@ -25,6 +25,10 @@ from . import gen, rotation
 from .check import compare, flatten, load_vm
 
 
+# The fewest pairs a result rests on, whatever the time budget.
+MIN_PAIRS = 5
+
+
 def _spread(ratios):
     q25, q50, q75 = np.percentile(ratios, [25, 50, 75])
     return float((q75 - q25) / q50) if q50 > 0 else float("inf")
@@ -48,6 +52,10 @@ def paired(args):
     warmup = int(args.get("warmup", 2))
     max_ci = float(args.get("max_ci", 0.01))
     max_rounds = int(args.get("max_rounds", 4))
+    # Measuring stops once this much time went into it and a few pairs are
+    # in: a task whose reference runs for seconds still gets a result (its
+    # interval says how sure it is) before the job's time limit kills it.
+    budget_s = float(args.get("budget_s", 150.0))
     order_rng = random.Random(args.get("order_seed", 0))
 
     vms = {"baseline": load_vm(args["baseline_artifact"]), "candidate": load_vm(args["candidate_artifact"])}
@@ -86,9 +94,13 @@ def paired(args):
 
     samples = []
     rounds = 0
-    while rounds < max_rounds:
+    out_of_time = False
+    while rounds < max_rounds and not out_of_time:
         rounds += 1
         for _ in range(pairs):
+            if measured_s > budget_s and len(samples) >= MIN_PAIRS:
+                out_of_time = True
+                break
             order = ["baseline", "candidate"]
             order_rng.shuffle(order)
             ms = {}
@@ -123,6 +135,7 @@ def paired(args):
         "max_ci": max_ci,
         "timing_valid": ci <= max_ci and not mutated and spot["ok"],
         "rounds": rounds,
+        "out_of_time": out_of_time,
         "number": number,
         "repeat": repeat,
         "samples": samples,

@@ -1,0 +1,109 @@
+"""Sizing a KernelBench file for this machine before anything is built.
+
+KernelBench's constants are sized for large GPUs (a 4096^3 matrix multiply,
+inputs of gigabytes). The import measures the model's cost on PyTorch's
+meta device (cost.py) and, where it is over the budget (the untuned
+reference's expected run time) or the size bound (bytes of inputs and
+parameters):
+  - without --fit, refuses at once, naming the values that would fit;
+  - with --fit, imports with those values, recorded in task.toml.
+
+The search halves the file's size-like integer constants, the largest
+first, and every constant holding the same value together, because equal
+constants usually must agree (a layer's width and the input's); a step
+that breaks the model on the meta device is undone and its constants kept.
+Batch-like constants go first, down to BATCH_FLOOR, so per-sample shapes
+stay as the file has them where possible.
+"""
+
+from . import cost
+from .errors import JobError, TASK
+
+BATCH_FLOOR = 4
+# Constants at or below this are structure (kernel sizes, strides, groups),
+# not size, and are never changed.
+SIZE_FLOOR = 16
+MAX_STEPS = 64
+
+
+def _constants(module):
+    return {k: v for k, v in vars(module).items()
+            if not k.startswith("_") and isinstance(v, int) and not isinstance(v, bool)}
+
+
+def _batch_like(name):
+    n = name.lower()
+    return "batch" in n or n in ("n", "bs")
+
+
+def _apply(module, values):
+    for k, v in values.items():
+        setattr(module, k, v)
+
+
+def _judge(module, values, torch, peaks, budget_s, max_bytes):
+    """(fits, cost, seconds) for these values, or None if the model breaks."""
+    _apply(module, values)
+    try:
+        c = cost.measure(module, torch)
+    except Exception:
+        return None
+    secs = cost.seconds(c, peaks) if peaks else 0.0
+    return (c["arg_bytes"] <= max_bytes and secs <= budget_s), c, secs
+
+
+def search(module, torch, peaks, budget_s, max_bytes):
+    """Values of the module's constants that fit, or None; leaves the
+    module's constants as they were."""
+    original = _constants(module)
+    values = dict(original)
+    frozen = set()
+    try:
+        for _ in range(MAX_STEPS):
+            judged = _judge(module, values, torch, peaks, budget_s, max_bytes)
+            if judged is None:
+                return None
+            if judged[0]:
+                return {k: v for k, v in values.items() if v != original[k]}
+            batch = [k for k, v in values.items() if _batch_like(k) and v > BATCH_FLOOR and k not in frozen]
+            sizes = [k for k, v in values.items() if k not in frozen and (v > SIZE_FLOOR or (_batch_like(k) and v > 1))]
+            pool = batch or sizes
+            if not pool:
+                return None
+            top = max(values[k] for k in pool)
+            group = [k for k in pool if values[k] == top]
+            trial = dict(values)
+            for k in group:
+                trial[k] = max(1, trial[k] // 2)
+            if _judge(module, trial, torch, peaks, budget_s, max_bytes) is None:
+                frozen.update(group)
+            else:
+                values = trial
+        return None
+    finally:
+        _apply(module, original)
+
+
+def size_up(module, torch, peaks, budget_s, max_bytes, fit):
+    """Checks the file's own values and returns the constants to change
+    ({} when they fit). Refuses (a `size` failure) when they do not fit and
+    `fit` is off, or when nothing fits. A model the meta device cannot run
+    (one that makes CPU tensors in forward) is judged on its real run."""
+    judged = _judge(module, _constants(module), torch, peaks, budget_s, max_bytes)
+    if judged is None or judged[0]:
+        return {}
+    _, c, secs = judged
+    over = []
+    if c["arg_bytes"] > max_bytes:
+        over.append(f"inputs and parameters take {c['arg_bytes'] / 2**20:.1f} MiB, over the bound of {max_bytes / 2**20:.1f} MiB (--max-bytes)")
+    if secs > budget_s:
+        over.append(f"its untuned reference is expected to run {secs * 1e3:.0f} ms "
+                    f"({c['flops'] / 1e9:.2f} GFLOP, {c['bytes_moved'] / 2**20:.0f} MiB moved), over the budget of {budget_s * 1e3:.0f} ms (--budget-ms)")
+    found = search(module, torch, peaks, budget_s, max_bytes)
+    if found is None:
+        consts = ", ".join(f"{k}={v}" for k, v in _constants(module).items())
+        raise JobError(TASK, f"{'; '.join(over)}; no smaller values of its constants ({consts}) fit: shrink it with --set NAME=VALUE", "size")
+    if fit:
+        return found
+    sets = " ".join(f"--set {k}={v}" for k, v in sorted(found.items()))
+    raise JobError(TASK, f"{'; '.join(over)}: import with --fit, or with {sets}", "size")
