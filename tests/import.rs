@@ -161,3 +161,38 @@ fn a_directory_of_fixes_imports_as_a_suite_and_reruns_skip() {
     assert!(again.status.success(), "{t}");
     assert_eq!(t.matches("skipped ").count(), names.len(), "{t}");
 }
+
+/// A file sized for a large GPU is refused at once (no build, no reference
+/// run) with values that fit, and `--fit` imports it with constants that
+/// must agree halved together, recorded in task.toml.
+#[test]
+fn a_gpu_sized_file_is_refused_at_once_or_fitted() {
+    if !torch_ready() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let file = common::repo().join("tests/kernelbench/fit/gemm_sized_for_a_gpu.py");
+    let dest = dir.path().join("gemm");
+    let t0 = std::time::Instant::now();
+    let refused = kwb().args(["tasks", "import"]).arg(&file).arg("--out").arg(&dest).output().unwrap();
+    let t = text(&refused);
+    assert!(!refused.status.success(), "{t}");
+    assert!(t.contains("GFLOP") && t.contains("--budget-ms") && t.contains("--fit") && t.contains("--set"), "{t}");
+    // Refused from the estimate: the untuned reference (tens of seconds) never ran.
+    assert!(t0.elapsed().as_secs() < 240, "took {:?}", t0.elapsed());
+    assert!(!dest.join("reference.json").exists());
+
+    let fitted = kwb().args(["tasks", "import", "--fit", "--budget-ms", "20"]).arg(&file).arg("--out").arg(&dest).output().unwrap();
+    let t = text(&fitted);
+    assert!(fitted.status.success(), "{t}");
+    let toml: toml::Table = toml::from_str(&std::fs::read_to_string(dest.join("task.toml")).unwrap()).unwrap();
+    let o = &toml["overrides"];
+    let (i, w) = (o["in_features"].as_integer().unwrap(), o["out_features"].as_integer().unwrap());
+    assert_eq!(i, w, "equal constants are scaled together: {o:?}");
+    assert!(i < 4096, "{o:?}");
+    let batch = o.get("batch_size").and_then(|b| b.as_integer()).unwrap_or(2048);
+    assert!(batch < 2048, "{o:?}");
+    let meta: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dest.join("reference.json")).unwrap()).unwrap();
+    let input = meta["args"].as_array().unwrap().iter().find(|a| a["role"] == "input").unwrap();
+    assert_eq!(input["shape"], serde_json::json!([batch, i]), "{}", meta["args"]);
+}
