@@ -40,7 +40,7 @@ impl Workspace {
     /// import enforces instead of refusing a task under that bound.
     pub async fn import_engine(&self, max_bytes: u64) -> Result<Engine> {
         let base = Limits::default();
-        self.engine_with(false, Limits { address_space_bytes: base.address_space_bytes + 16 * max_bytes }).await
+        self.engine_with(false, Limits { address_space_bytes: base.address_space_bytes + 32 * max_bytes }).await
     }
 
     async fn engine_with(&self, with_torch: bool, limits: Limits) -> Result<Engine> {

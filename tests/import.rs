@@ -136,13 +136,29 @@ fn a_directory_of_fixes_imports_as_a_suite_and_reruns_skip() {
     let first = run();
     let t = text(&first);
     assert!(first.status.success(), "{t}");
-    let names = ["selu", "layer_norm_wide", "group_norm_after_conv", "instance_norm_wide", "instance_norm_constants", "near_size_bound"];
+    let names = [
+        "selu",
+        "layer_norm_wide",
+        "group_norm_after_conv",
+        "instance_norm_wide",
+        "instance_norm_constants",
+        "near_size_bound",
+        "frobenius_norm",
+        "cross_entropy",
+        "kl_div",
+        "min_over_dim",
+        "conv_transpose3d",
+        "scalar_input",
+    ];
     for n in names {
         assert!(t.contains(&format!("imported  {n}")), "{n}: {t}");
     }
     let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.join("import-fixes.json")).unwrap()).unwrap();
     assert_eq!(report["counts"]["imported"], names.len(), "{report}");
     assert_eq!(report["files"].as_array().unwrap().len(), names.len());
+    let split = &report["time_split"];
+    assert!(split["torch_s"].as_f64().unwrap() > 0.0 && split["tvm_s"].as_f64().unwrap() > 0.0, "{split}");
+    assert!(split["torch_s"].as_f64().unwrap() + split["tvm_s"].as_f64().unwrap() <= split["files_s"].as_f64().unwrap(), "{split}");
     let listed = kwb().args(["tasks", "list", "--json", "--suite", "fixes", "--tasks"]).arg(&out).output().unwrap();
     let listed: serde_json::Value = serde_json::from_slice(&listed.stdout).unwrap_or_else(|_| panic!("{}", text(&listed)));
     assert_eq!(listed["tasks"].as_array().unwrap().len(), names.len(), "{listed}");
@@ -155,6 +171,15 @@ fn a_directory_of_fixes_imports_as_a_suite_and_reruns_skip() {
     let ev = kwb().args(["eval", "--json", "--task", "instance_norm_constants", "--tasks"]).arg(&out).output().unwrap();
     let r: serde_json::Value = serde_json::from_slice(&ev.stdout).unwrap_or_else(|_| panic!("{}", text(&ev)));
     assert_eq!(r["correct"], true, "{}", r["failure"]);
+
+    // Labels from the file's own range; probabilities drawn as the file draws them.
+    let ce: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.join("cross_entropy/reference.json")).unwrap()).unwrap();
+    let labels = ce["args"].as_array().unwrap().iter().find(|a| a["dtype"] == "int64").unwrap();
+    assert_eq!(labels["init"]["high"].as_i64().unwrap() > 900, true, "{labels}");
+    let kl: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.join("kl_div/reference.json")).unwrap()).unwrap();
+    assert!(kl["args"].as_array().unwrap().iter().all(|a| a["init"]["kind"] == "uniform" && a["init"]["low"].as_f64().unwrap() > 0.0), "{}", kl["args"]);
+    let fro: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.join("frobenius_norm/reference.json")).unwrap()).unwrap();
+    assert!(fro["torch_precision"].as_str().unwrap().starts_with("float64"), "{fro}");
 
     let again = run();
     let t = text(&again);

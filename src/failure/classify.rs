@@ -10,7 +10,7 @@ const RULES: &[(&[&str], &[&str], FailureClass)] = &[
     (&[], &["ran past its", "sigxcpu"], Timeout),
     (&[], &["killed by sigsegv", "killed by sigbus", "killed by sigabrt", "killed by sigill", "killed by sigfpe"], Crash),
     // Memory: allocation, scopes, bounds.
-    (&[], &["bad_alloc", "out of memory", "failed to allocate", "cannot allocate", "memoryerror", "memory allocation"], Memory),
+    (&[], &["bad_alloc", "out of memory", "failed to allocate", "cannot allocate", "unable to allocate", "memoryerror", "memory allocation"], Memory),
     (&[], &["storage scope", "illegal scope", "shared memory", "local memory", "out of bound", "outofbound", "index out of range"], Memory),
     // Parallel: thread mapping, races, GPU launch limits.
     (&[], &["threadidx", "blockidx", "thread binding", "bind thread", "max_threads", "maximum number of threads", "data race", "race condition", "thread extent", "is not parallelizable", "parallel loop"], Parallel),

@@ -41,6 +41,8 @@ pub struct ImportReport {
     pub message: String,
     /// Constants `--fit` changed, recorded in task.toml.
     pub fitted: BTreeMap<String, Value>,
+    /// Seconds the import spent in PyTorch and in TVM (`torch_s`, `tvm_s`, `total_s`).
+    pub split: Value,
 }
 
 /// Derives a task id from a file name: `19_ReLU.py` -> `relu_19`-ish, lower-case.
@@ -151,7 +153,7 @@ pub async fn import_one(engine: &Engine, paths: &Paths, req: &ImportRequest) -> 
     install(&scratch, &req.dest, &model, &meta, !fitted.is_empty()).map_err(internal)?;
     let _ = std::fs::remove_dir_all(&scratch);
     let message = if fitted.is_empty() { "imported".into() } else { format!("fitted: {}", fitted.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(" ")) };
-    Ok(ImportReport { id: meta.id.clone(), dest: req.dest.clone(), tvm_matches_torch: matches, max_abs_err, message, fitted })
+    Ok(ImportReport { id: meta.id.clone(), dest: req.dest.clone(), tvm_matches_torch: matches, max_abs_err, message, fitted, split: r["split"].clone() })
 }
 
 fn install(scratch: &Path, dest: &Path, model: &Path, meta: &TaskMeta, rewrite_meta: bool) -> Result<()> {

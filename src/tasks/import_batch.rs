@@ -54,6 +54,11 @@ pub struct Outcome {
     pub seconds: f64,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub max_abs_err: Vec<Option<f64>>,
+    /// Of `seconds`, those spent in PyTorch and in TVM (imports only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub torch_s: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tvm_s: Option<f64>,
 }
 
 #[derive(Debug, Serialize)]
@@ -65,7 +70,32 @@ pub struct BatchReport {
     pub counts: BTreeMap<&'static str, usize>,
     /// Refusals and failures by reason.
     pub reasons: BTreeMap<String, usize>,
+    /// Where the files' import time went, summed over the files imported
+    /// in this run (files run side by side, so the sum exceeds `wall_s`).
+    pub time_split: TimeSplit,
     pub files: Vec<Outcome>,
+}
+
+#[derive(Debug, Default, Serialize)]
+pub struct TimeSplit {
+    pub files_s: f64,
+    pub torch_s: f64,
+    pub tvm_s: f64,
+    /// The rest: kwb's own work (digests, inputs, files, the worker's round trips).
+    pub kwb_s: f64,
+}
+
+impl TimeSplit {
+    fn of(files: &[Outcome]) -> Self {
+        let mut t = TimeSplit::default();
+        for o in files.iter().filter(|o| o.torch_s.is_some()) {
+            t.files_s += o.seconds;
+            t.torch_s += o.torch_s.unwrap_or(0.0);
+            t.tvm_s += o.tvm_s.unwrap_or(0.0);
+        }
+        t.kwb_s = (t.files_s - t.torch_s - t.tvm_s).max(0.0);
+        t
+    }
 }
 
 impl BatchReport {
@@ -81,7 +111,7 @@ impl BatchReport {
                 *reasons.entry(format!("{} ({})", r, o.status.as_str())).or_insert(0) += 1;
             }
         }
-        Self { dir: dir.to_path_buf(), suite: suite.to_string(), wall_s, workers, counts, reasons, files }
+        Self { dir: dir.to_path_buf(), suite: suite.to_string(), wall_s, workers, counts, reasons, time_split: TimeSplit::of(&files), files }
     }
 
     /// Task ids the directory's suite holds: everything that is a task now.
@@ -104,6 +134,11 @@ impl BatchReport {
             if total > 0 { 100.0 * ok as f64 / total as f64 } else { 0.0 },
             self.wall_s
         );
+        let t = &self.time_split;
+        if t.files_s > 0.0 {
+            let pct = |x: f64| 100.0 * x / t.files_s;
+            s += &format!("  time of the imports: {:.0} s over the files ({} at once): PyTorch {:.0}%, TVM {:.0}%, kwb {:.0}%\n", t.files_s, self.workers, pct(t.torch_s), pct(t.tvm_s), pct(t.kwb_s));
+        }
         if !self.reasons.is_empty() {
             s += "  by reason:\n";
             for (r, n) in &self.reasons {
@@ -131,9 +166,9 @@ pub fn already_imported(req: &ImportRequest) -> bool {
 }
 
 fn outcome(req: &ImportRequest, result: Result<ImportReport, Failure>, seconds: f64) -> Outcome {
-    let base = Outcome { file: req.model.clone(), id: req.id.clone(), status: Status::Imported, reason: None, message: String::new(), dest: req.dest.clone(), seconds, max_abs_err: vec![] };
+    let base = Outcome { file: req.model.clone(), id: req.id.clone(), status: Status::Imported, reason: None, message: String::new(), dest: req.dest.clone(), seconds, max_abs_err: vec![], torch_s: None, tvm_s: None };
     match result {
-        Ok(r) => Outcome { id: r.id, message: r.message, max_abs_err: r.max_abs_err, ..base },
+        Ok(r) => Outcome { id: r.id, message: r.message, max_abs_err: r.max_abs_err, torch_s: r.split["torch_s"].as_f64(), tvm_s: r.split["tvm_s"].as_f64(), ..base },
         Err(f) => {
             let (status, reason) = match f.class {
                 FailureClass::Task => (Status::Refused, f.stage.clone().unwrap_or_else(|| "task".into())),
@@ -150,7 +185,7 @@ fn outcome(req: &ImportRequest, result: Result<ImportReport, Failure>, seconds: 
 pub async fn import_all(engine: &Engine, paths: &Paths, reqs: &[ImportRequest], concurrency: usize, on_event: &(dyn Fn(&ImportRequest, Option<&Outcome>) + Sync)) -> Vec<Outcome> {
     let runs = reqs.iter().map(|req| async move {
         if already_imported(req) {
-            let o = Outcome { file: req.model.clone(), id: req.id.clone(), status: Status::Skipped, reason: None, message: "already imported from this file and these values".into(), dest: req.dest.clone(), seconds: 0.0, max_abs_err: vec![] };
+            let o = Outcome { file: req.model.clone(), id: req.id.clone(), status: Status::Skipped, reason: None, message: "already imported from this file and these values".into(), dest: req.dest.clone(), seconds: 0.0, max_abs_err: vec![], torch_s: None, tvm_s: None };
             on_event(req, Some(&o));
             return o;
         }

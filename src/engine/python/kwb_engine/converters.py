@@ -265,6 +265,186 @@ def _affine(y, weight, bias, param_shape, cdtype):
     return y
 
 
+# Reductions over fewer elements than this stay one TVM reduction, as the
+# frontend emits them; above it, a single float32 run loses digits (summing
+# 64M squares of unit size, the running sum passes 2^24 and stops growing:
+# a Frobenius norm came out 40% off).
+_STAGED_ABOVE = 1 << 16
+
+
+def _reduced_axes(x, dim):
+    rank = len(_shape(x))
+    if dim is None or (isinstance(dim, (list, tuple)) and len(dim) == 0):
+        return list(range(rank))
+    dims = [dim] if isinstance(dim, int) else list(dim)
+    return sorted(d % rank for d in dims)
+
+
+def _staged_reduce(bb, x, axes, keepdim):
+    """Sum of x over `axes` in stages of at most _STAGE elements (as the
+    norms above): the reduced axes are moved last and viewed as stages."""
+    from tvm import relax
+
+    op = relax.op
+    shape = _shape(x)
+    kept = [a for a in range(len(shape)) if a not in axes]
+    n = math.prod(shape[a] for a in axes)
+    outer = [shape[a] for a in kept]
+    moved = x if kept + axes == list(range(len(shape))) else op.permute_dims(x, kept + axes)
+    m, stages = _stages(n)
+    flat = op.reshape(moved, outer + [n])
+    if m > n:
+        flat = op.nn.pad(flat, [0, 0] * len(outer) + [0, m - n])
+    total = _staged_sum(bb, bb.emit(op.reshape(flat, outer + stages[::-1])), len(stages))
+    keep_shape = [1 if a in axes else shape[a] for a in range(len(shape))] if keepdim else outer
+    return op.reshape(total, keep_shape), n
+
+
+def _sum_or_mean(mean):
+    """aten.sum / aten.mean (.default, .dim_IntList, .dim): staged above
+    _STAGED_ABOVE elements, TVM's own single reduction below."""
+
+    def convert(node, translator):
+        from tvm import relax
+
+        op = relax.op
+        bb = translator.block_builder
+        x = translator.env[node.args[0]]
+        dim = _arg(node, 1, "dim", None)
+        keepdim = bool(_arg(node, 2, "keepdim", False))
+        dtype = node.kwargs.get("dtype", None)
+        axes = _reduced_axes(x, dim)
+        n = math.prod(_shape(x)[a] for a in axes)
+        if not mean and dtype is None and (_dtype(x) == "bool" or _dtype(x) in ("int8", "int16", "int32", "uint8")):
+            # PyTorch sums booleans and small integers as int64 (a count of
+            # True); TVM keeps the dtype, so a count of a bool mask came out 1.
+            return bb.emit(op.sum(op.astype(x, "int64"), axis=axes, keepdims=keepdim))
+        if dtype is not None or _dtype(x) not in ("float32", "float16", "bfloat16") or n <= _STAGED_ABOVE:
+            f = op.mean if mean else op.sum
+            y = f(x, axis=axes, keepdims=keepdim)
+            if dtype is not None:
+                y = op.astype(y, translator._convert_data_type(dtype) if hasattr(translator, "_convert_data_type") else str(dtype).replace("torch.", ""))
+            return bb.emit(y)
+        xf, cdtype = _upcast(x)
+        total, n = _staged_reduce(bb, xf, axes, keepdim)
+        if mean:
+            total = op.divide(total, relax.const(float(n), cdtype))
+        return _emit_as(bb, total, _dtype(x), cdtype)
+
+    return convert
+
+
+def _vector_norm(node, translator):
+    """aten.linalg_vector_norm(x, ord, dim, keepdim): ord 2 and 1 with staged
+    sums above _STAGED_ABOVE elements; inf, -inf and 0 as TVM would."""
+    from tvm import relax
+
+    op = relax.op
+    bb = translator.block_builder
+    x = translator.env[node.args[0]]
+    order = float(_arg(node, 1, "ord", 2))
+    dim = _arg(node, 2, "dim", None)
+    keepdim = bool(_arg(node, 3, "keepdim", False))
+    axes = _reduced_axes(x, dim)
+    xf, cdtype = _upcast(x)
+    if order == float("inf"):
+        return _emit_as(bb, op.max(op.abs(xf), axis=axes, keepdims=keepdim), _dtype(x), cdtype)
+    if order == float("-inf"):
+        return _emit_as(bb, op.min(op.abs(xf), axis=axes, keepdims=keepdim), _dtype(x), cdtype)
+    if order == 0:
+        nz = op.astype(op.not_equal(xf, relax.const(0.0, cdtype)), cdtype)
+        return _emit_as(bb, op.sum(nz, axis=axes, keepdims=keepdim), _dtype(x), cdtype)
+    mag = op.abs(xf)
+    powered = mag if order == 1 else (op.multiply(mag, mag) if order == 2 else op.power(mag, relax.const(order, cdtype)))
+    n = math.prod(_shape(x)[a] for a in axes)
+    if n > _STAGED_ABOVE:
+        total, _ = _staged_reduce(bb, bb.emit(powered), axes, keepdim)
+    else:
+        total = op.sum(powered, axis=axes, keepdims=keepdim)
+    if order == 1:
+        y = total
+    elif order == 2:
+        y = op.sqrt(total)
+    else:
+        y = op.power(total, relax.const(1.0 / order, cdtype))
+    return _emit_as(bb, y, _dtype(x), cdtype)
+
+
+def _min_dim(node, translator):
+    """aten.min.dim(x, dim, keepdim) -> (values, indices), which TVM 0.27's
+    frontend lacks (it has max.dim, through topk). A plain min reduction and
+    argmin (int64, first index of the minimum, as PyTorch's CPU kernel)."""
+    from tvm import relax
+
+    op = relax.op
+    bb = translator.block_builder
+    x = translator.env[node.args[0]]
+    dim = int(_arg(node, 1, "dim", 0)) % len(_shape(x))
+    keepdim = bool(_arg(node, 2, "keepdim", False))
+    values = bb.emit(op.min(x, axis=[dim], keepdims=keepdim))
+    # Not emitted: only a getitem that uses the indices binds the argmin, so
+    # torch.min(x, dim)[0] costs one reduction.
+    return relax.Tuple([values, op.argmin(x, axis=dim, keepdims=keepdim)])
+
+
+def _triple(v):
+    return [int(v)] * 3 if isinstance(v, int) else [int(e) for e in v] * (3 // len(v))
+
+
+def _convolution(node, translator):
+    """aten.convolution(x, w, bias, stride, padding, dilation, transposed,
+    output_padding, groups), which every nn.Conv*/ConvTranspose* lowers to.
+    TVM 0.27's converter raises on 5-D transposed ones; Relax has
+    nn.conv3d_transpose (TOPI legalizes it, dilation included), so that case
+    is emitted here and every other defers to TVM's converter."""
+    from tvm import relax
+
+    op = relax.op
+    bb = translator.block_builder
+    env = translator.env
+    x = env[node.args[0]]
+    if not bool(_arg(node, 6, "transposed", False)) or len(_shape(x)) != 5:
+        return translator._convolution(node)
+    weight = env[node.args[1]]
+    bias = _arg(node, 2, "bias", None)
+    bias = env[bias] if bias is not None else None
+    stride = _triple(_arg(node, 3, "stride", 1))
+    pad = _triple(_arg(node, 4, "padding", 0))
+    dilation = _triple(_arg(node, 5, "dilation", 1))
+    opad = _triple(_arg(node, 7, "output_padding", 0))
+    groups = int(_arg(node, 8, "groups", 1))
+    # Output padding extends the back of each axis. TOPI asserts it is below
+    # the stride, but PyTorch allows it up to the dilation too; the back
+    # padding gives the same outputs (out = full[p_front : end - p_back]), and
+    # where output padding exceeds the padding, the rows past the full
+    # output are zero (before the bias) and are padded on after.
+    extra = [0, 0, 0]
+    if any(o >= s for o, s in zip(opad, stride)):
+        back = [p - o for p, o in zip(pad, opad)]
+        extra = [max(-b, 0) for b in back]
+        padding = pad + [max(b, 0) for b in back]
+        opad = [0, 0, 0]
+    else:
+        padding = pad + pad
+    y = op.nn.conv3d_transpose(
+        x,
+        weight,
+        strides=stride,
+        padding=padding,
+        output_padding=opad,
+        dilation=dilation,
+        groups=groups,
+        data_layout="NCDHW",
+        kernel_layout="IODHW",
+        out_dtype=_dtype(x),
+    )
+    if any(extra):
+        y = op.nn.pad(bb.emit(y), [0, 0, 0, 0] + [v for e in extra for v in (0, e)])
+    if bias is not None:
+        y = op.add(bb.emit(y), op.reshape(bias, [1, -1, 1, 1, 1]))
+    return bb.emit(y)
+
+
 # aten op name (after run_decompositions) -> converter.
 CUSTOM_CONVERTERS = {
     "amax.default": _reduce_converter("max"),
@@ -273,4 +453,11 @@ CUSTOM_CONVERTERS = {
     "native_layer_norm.default": _native_layer_norm,
     "native_group_norm.default": _native_group_norm,
     "_native_batch_norm_legit.no_stats": _batch_norm_no_stats,
+    "sum.default": _sum_or_mean(False),
+    "sum.dim_IntList": _sum_or_mean(False),
+    "mean.default": _sum_or_mean(True),
+    "mean.dim": _sum_or_mean(True),
+    "linalg_vector_norm.default": _vector_norm,
+    "min.dim": _min_dim,
+    "convolution.default": _convolution,
 }

@@ -41,6 +41,7 @@ _MEMORY_PATTERNS = [
     r"cannot allocate",
     r"bad_alloc",
     r"MemoryError",
+    r"unable to allocate",
     r"storage scope",
     r"scope .* is not",
     r"out of bound",

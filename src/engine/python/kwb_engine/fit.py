@@ -27,12 +27,36 @@ MAX_STEPS = 64
 
 
 def _constants(module):
-    return {k: v for k, v in vars(module).items()
-            if not k.startswith("_") and isinstance(v, int) and not isinstance(v, bool)}
+    """The module's integer constants, and tuples of them (a shape)."""
+    out = {}
+    for k, v in vars(module).items():
+        if k.startswith("_") or isinstance(v, bool):
+            continue
+        if isinstance(v, int) or (isinstance(v, tuple) and v and all(isinstance(e, int) and not isinstance(e, bool) for e in v)):
+            out[k] = v
+    return out
 
 
-def _batch_like(name):
-    n = name.lower()
+def _slots(values):
+    """{slot: int}: a name for an int, (name, i) for a tuple's element."""
+    flat = {}
+    for k, v in values.items():
+        if isinstance(v, tuple):
+            flat.update({(k, i): e for i, e in enumerate(v)})
+        else:
+            flat[k] = v
+    return flat
+
+
+def _unslot(flat, like):
+    values = {}
+    for k, v in like.items():
+        values[k] = tuple(flat[(k, i)] for i in range(len(v))) if isinstance(v, tuple) else flat[k]
+    return values
+
+
+def _batch_like(slot):
+    n = (slot[0] if isinstance(slot, tuple) else slot).lower()
     return "batch" in n or n in ("n", "bs")
 
 
@@ -56,29 +80,32 @@ def search(module, torch, peaks, budget_s, max_bytes):
     """Values of the module's constants that fit, or None; leaves the
     module's constants as they were."""
     original = _constants(module)
-    values = dict(original)
+    flat = _slots(original)
     frozen = set()
     try:
         for _ in range(MAX_STEPS):
+            values = _unslot(flat, original)
             judged = _judge(module, values, torch, peaks, budget_s, max_bytes)
             if judged is None:
                 return None
             if judged[0]:
                 return {k: v for k, v in values.items() if v != original[k]}
-            batch = [k for k, v in values.items() if _batch_like(k) and v > BATCH_FLOOR and k not in frozen]
-            sizes = [k for k, v in values.items() if k not in frozen and (v > SIZE_FLOOR or (_batch_like(k) and v > 1))]
+            batch = [k for k, v in flat.items() if _batch_like(k) and v > BATCH_FLOOR and k not in frozen]
+            sizes = [k for k, v in flat.items() if k not in frozen and (v > SIZE_FLOOR or (_batch_like(k) and v > 1))]
             pool = batch or sizes
             if not pool:
                 return None
-            top = max(values[k] for k in pool)
-            group = [k for k in pool if values[k] == top]
-            trial = dict(values)
+            top = max(flat[k] for k in pool)
+            # Every changeable constant of that value moves with it (a batch
+            # size equal to a width it must match is one group).
+            group = [k for k in sizes if flat[k] == top]
+            trial = dict(flat)
             for k in group:
                 trial[k] = max(1, trial[k] // 2)
-            if _judge(module, trial, torch, peaks, budget_s, max_bytes) is None:
+            if _judge(module, _unslot(trial, original), torch, peaks, budget_s, max_bytes) is None:
                 frozen.update(group)
             else:
-                values = trial
+                flat = trial
         return None
     finally:
         _apply(module, original)
@@ -105,5 +132,5 @@ def size_up(module, torch, peaks, budget_s, max_bytes, fit):
         raise JobError(TASK, f"{'; '.join(over)}; no smaller values of its constants ({consts}) fit: shrink it with --set NAME=VALUE", "size")
     if fit:
         return found
-    sets = " ".join(f"--set {k}={v}" for k, v in sorted(found.items()))
+    sets = " ".join(f"--set {k}={','.join(map(str, v)) if isinstance(v, tuple) else v}" for k, v in sorted(found.items()))
     raise JobError(TASK, f"{'; '.join(over)}: import with --fit, or with {sets}", "size")
