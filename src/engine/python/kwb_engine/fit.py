@@ -9,9 +9,10 @@ parameters):
   - with --fit, imports with those values, recorded in task.toml.
 
 The search halves the file's size-like integer constants, the largest
-first, and every constant holding the same value together, because equal
-constants usually must agree (a layer's width and the input's); a step
-that breaks the model on the meta device is undone and its constants kept.
+first; where halving them alone breaks the model on the meta device, every
+constant holding the same value goes with them (equal constants usually
+must agree: a layer's width and the input's), then all size constants at
+once (sizes in a fixed ratio); where nothing works they are kept.
 Batch-like constants go first, down to BATCH_FLOOR, so per-sample shapes
 stay as the file has them where possible.
 """
@@ -27,12 +28,12 @@ MAX_STEPS = 64
 
 
 def _constants(module):
-    """The module's integer constants, and tuples of them (a shape)."""
+    """The module's integer constants, and tuples and lists of them (shapes, widths)."""
     out = {}
     for k, v in vars(module).items():
         if k.startswith("_") or isinstance(v, bool):
             continue
-        if isinstance(v, int) or (isinstance(v, tuple) and v and all(isinstance(e, int) and not isinstance(e, bool) for e in v)):
+        if isinstance(v, int) or (isinstance(v, (tuple, list)) and v and all(isinstance(e, int) and not isinstance(e, bool) for e in v)):
             out[k] = v
     return out
 
@@ -41,7 +42,7 @@ def _slots(values):
     """{slot: int}: a name for an int, (name, i) for a tuple's element."""
     flat = {}
     for k, v in values.items():
-        if isinstance(v, tuple):
+        if isinstance(v, (tuple, list)):
             flat.update({(k, i): e for i, e in enumerate(v)})
         else:
             flat[k] = v
@@ -51,7 +52,7 @@ def _slots(values):
 def _unslot(flat, like):
     values = {}
     for k, v in like.items():
-        values[k] = tuple(flat[(k, i)] for i in range(len(v))) if isinstance(v, tuple) else flat[k]
+        values[k] = type(v)(flat[(k, i)] for i in range(len(v))) if isinstance(v, (tuple, list)) else flat[k]
     return values
 
 
@@ -96,16 +97,22 @@ def search(module, torch, peaks, budget_s, max_bytes):
             if not pool:
                 return None
             top = max(flat[k] for k in pool)
-            # Every changeable constant of that value moves with it (a batch
-            # size equal to a width it must match is one group).
-            group = [k for k in sizes if flat[k] == top]
-            trial = dict(flat)
-            for k in group:
-                trial[k] = max(1, trial[k] // 2)
-            if _judge(module, _unslot(trial, original), torch, peaks, budget_s, max_bytes) is None:
-                frozen.update(group)
+            # The least change first: the constants chosen alone, then every
+            # changeable constant of that value (a width the input must
+            # match), then all of them at once (sizes in a ratio, such as an
+            # output width that must equal a channel count).
+            chosen = [k for k in pool if flat[k] == top]
+            same = [k for k in sizes if flat[k] == top]
+            steps = [g for i, g in enumerate((chosen, same, sizes)) if g and g not in (chosen, same, sizes)[:i]]
+            for group in steps:
+                trial = dict(flat)
+                for k in group:
+                    trial[k] = max(1, trial[k] // 2)
+                if _judge(module, _unslot(trial, original), torch, peaks, budget_s, max_bytes) is not None:
+                    flat = trial
+                    break
             else:
-                flat = trial
+                frozen.update(chosen)
         return None
     finally:
         _apply(module, original)
@@ -132,5 +139,5 @@ def size_up(module, torch, peaks, budget_s, max_bytes, fit):
         raise JobError(TASK, f"{'; '.join(over)}; no smaller values of its constants ({consts}) fit: shrink it with --set NAME=VALUE", "size")
     if fit:
         return found
-    sets = " ".join(f"--set {k}={','.join(map(str, v)) if isinstance(v, tuple) else v}" for k, v in sorted(found.items()))
+    sets = " ".join(f"--set {k}={','.join(map(str, v)) if isinstance(v, (tuple, list)) else v}" for k, v in sorted(found.items()))
     raise JobError(TASK, f"{'; '.join(over)}: import with --fit, or with {sets}", "size")

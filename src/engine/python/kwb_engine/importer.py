@@ -33,11 +33,11 @@ def _coerce(original, value):
     shape) from a list, one number, or "a,b" as --set writes it."""
     if isinstance(original, bool):
         return bool(value)
-    if isinstance(original, tuple):
+    if isinstance(original, (tuple, list)):
         if isinstance(value, str):
             value = [v for v in value.split(",") if v.strip()]
         items = value if isinstance(value, (list, tuple)) else [value]
-        return tuple(type(original[i] if i < len(original) else 0)(v) for i, v in enumerate(items))
+        return type(original)(type(original[i] if i < len(original) else 0)(v) for i, v in enumerate(items))
     return type(original)(value)
 
 
@@ -144,7 +144,8 @@ def _finite_outputs(model, args_spec, user_inputs, torch):
     with torch.no_grad():
         for a, v in zip(args_spec, values):
             if a["role"] == "param":
-                model.get_parameter(a["source"]).copy_(torch.from_numpy(v))
+                param = model.get_parameter(a["source"])
+                param.copy_(torch.from_numpy(v).reshape(param.shape))
         outs = _flatten(model(*[torch.from_numpy(values[i].copy()) for i in user_inputs]))
     return all(bool(torch.isfinite(o).all()) for o in outs if torch.is_tensor(o) and o.is_floating_point())
 
@@ -159,7 +160,9 @@ def _run(model, args_spec, values, user_inputs, torch, float64):
     with torch.no_grad():
         for a, v in zip(args_spec, values):
             if a["role"] == "param":
-                model.get_parameter(a["source"]).copy_(tensor(v))
+                param = model.get_parameter(a["source"])
+                # A 0-d parameter is a 1-element argument of `main`.
+                param.copy_(tensor(v).reshape(param.shape))
         outs = _flatten(model(*[tensor(values[i]) for i in user_inputs]))
     outs = [o.detach() for o in outs]
     if float64:
