@@ -66,6 +66,12 @@ def _buffers_to_parameters(model, torch):
             if buf is not None and buf.is_floating_point():
                 del mod._buffers[name]
                 mod.register_parameter(name, torch.nn.Parameter(buf.detach().clone(), requires_grad=False))
+        # TVM's frontend declares a 0-d parameter of `main` with one shape and
+        # hands it to kernels with another, which fails at run time; as a
+        # 1-element vector it broadcasts the same wherever it meets a tensor.
+        for name, param in list(mod._parameters.items()):
+            if param is not None and param.dim() == 0:
+                mod._parameters[name] = torch.nn.Parameter(param.detach().reshape(1).clone(), requires_grad=param.requires_grad)
 
 
 def _refuse_if_too_big(module, max_bytes, torch):
