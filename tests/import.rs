@@ -83,7 +83,7 @@ fn files_that_cannot_be_tasks_are_refused_with_the_reason() {
     let cases = [
         ("no_get_inputs.py", "get_inputs"),
         ("vanishing.py", "near zero"),
-        ("random_forward.py", "rand_like"),
+        ("random_forward.py", "aten.bernoulli"),
     ];
     for (file, reason) in cases {
         let o = import(file, &dir.path().join(file), &[]);
@@ -149,6 +149,10 @@ fn a_directory_of_fixes_imports_as_a_suite_and_reruns_skip() {
         "min_over_dim",
         "conv_transpose3d",
         "scalar_input",
+        "last_step_select",
+        "patches_unfold",
+        "random_state_in_forward",
+        "state_kept_on_module",
     ];
     for n in names {
         assert!(t.contains(&format!("imported  {n}")), "{n}: {t}");
@@ -180,6 +184,24 @@ fn a_directory_of_fixes_imports_as_a_suite_and_reruns_skip() {
     assert!(kl["args"].as_array().unwrap().iter().all(|a| a["init"]["kind"] == "uniform" && a["init"]["low"].as_f64().unwrap() > 0.0), "{}", kl["args"]);
     let fro: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.join("frobenius_norm/reference.json")).unwrap()).unwrap();
     assert!(fro["torch_precision"].as_str().unwrap().starts_with("float64"), "{fro}");
+
+    // Random draws in forward and state kept on the module become inputs,
+    // after the file's own, drawn as the file draws them.
+    let inputs = |task: &str| -> Vec<serde_json::Value> {
+        let meta: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.join(task).join("reference.json")).unwrap()).unwrap();
+        meta["args"].as_array().unwrap().iter().filter(|a| a["role"] == "input").cloned().collect()
+    };
+    let lstm = inputs("random_state_in_forward");
+    let lstm_names: Vec<&str> = lstm.iter().map(|a| a["name"].as_str().unwrap()).collect();
+    assert_eq!(lstm_names, ["x", "randn_0", "randn_1"], "{lstm:?}");
+    assert_eq!(lstm[1]["shape"], serde_json::json!([2, 4, 32]));
+    assert_eq!(lstm[1]["init"]["kind"], "normal");
+    let rnn = inputs("state_kept_on_module");
+    assert_eq!(rnn.iter().map(|a| a["name"].as_str().unwrap()).collect::<Vec<_>>(), ["x", "state_hidden"], "{rnn:?}");
+    assert!((rnn[1]["init"]["scale"].as_f64().unwrap() - 1.0).abs() < 0.2, "drawn like the file's randn: {}", rnn[1]["init"]);
+    let ev = kwb().args(["eval", "--json", "--task", "random_state_in_forward", "--tasks"]).arg(&out).output().unwrap();
+    let r: serde_json::Value = serde_json::from_slice(&ev.stdout).unwrap_or_else(|_| panic!("{}", text(&ev)));
+    assert_eq!(r["correct"], true, "{}", r["failure"]);
 
     let again = run();
     let t = text(&again);
@@ -220,4 +242,29 @@ fn a_gpu_sized_file_is_refused_at_once_or_fitted() {
     let meta: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dest.join("reference.json")).unwrap()).unwrap();
     let input = meta["args"].as_array().unwrap().iter().find(|a| a["role"] == "input").unwrap();
     assert_eq!(input["shape"], serde_json::json!([batch, i]), "{}", meta["args"]);
+}
+
+#[test]
+fn a_long_recurrence_is_fitted_by_its_sequence_not_its_widths() {
+    if !torch_ready() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let file = common::repo().join("tests/kernelbench/fit/long_recurrence.py");
+    let dest = dir.path().join("gru");
+    // Cheap to run, but 16k operators unrolled: refused from the count.
+    let refused = kwb().args(["tasks", "import"]).arg(&file).arg("--out").arg(&dest).output().unwrap();
+    let t = text(&refused);
+    assert!(!refused.status.success(), "{t}");
+    assert!(t.contains("operators") && t.contains("--max-ops") && t.contains("--set seq_len="), "{t}");
+    assert!(!t.contains("--budget-ms"), "within the time budget: {t}");
+    assert!(!dest.join("reference.json").exists());
+
+    let fitted = kwb().args(["tasks", "import", "--fit", "--max-ops", "400"]).arg(&file).arg("--out").arg(&dest).output().unwrap();
+    let t = text(&fitted);
+    assert!(fitted.status.success(), "{t}");
+    let toml: toml::Table = toml::from_str(&std::fs::read_to_string(dest.join("task.toml")).unwrap()).unwrap();
+    let o = toml["overrides"].as_table().unwrap();
+    assert!(o["seq_len"].as_integer().unwrap() < 1024, "{o:?}");
+    assert_eq!(o.keys().collect::<Vec<_>>(), ["seq_len"], "the widths are kept: {o:?}");
 }

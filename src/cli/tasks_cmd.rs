@@ -67,7 +67,10 @@ pub struct ImportArgs {
     /// The run time the untuned reference may be expected to take, in ms (estimated before building, from its FLOPs and bytes and the machine's peaks).
     #[arg(long, default_value_t = 500.0)]
     budget_ms: f64,
-    /// Choose the file's size constants so it fits --budget-ms and --max-bytes (halved together, largest first), recorded in task.toml; without it a file that does not fit is refused with the values that would.
+    /// The operators a task's graph may have (views aside): TVM's compile time grows with them, and a recurrence is exported unrolled, one set per time step.
+    #[arg(long, default_value_t = 4000)]
+    max_ops: u64,
+    /// Choose the file's size constants so it fits --budget-ms, --max-bytes and --max-ops (halved together, largest first), recorded in task.toml; without it a file that does not fit is refused with the values that would.
     #[arg(long)]
     fit: bool,
     /// Where to write the task (default: <tasks>/l<level>/<id>).
@@ -246,7 +249,7 @@ async fn check_one(ev: &crate::eval::Evaluator, t: &crate::tasks::Task) -> Resul
 }
 
 async fn import(ctx: &Workspace, args: ImportArgs) -> Result<ExitCode> {
-    let ImportArgs { path, id, level, domains, set, max_bytes, budget_ms, fit, out } = args;
+    let ImportArgs { path, id, level, domains, set, max_bytes, budget_ms, max_ops, fit, out } = args;
     use crate::tasks::import::{guess_domains, guess_level};
     use crate::tasks::import_batch::{self, BatchReport, Status};
     let mut overrides = BTreeMap::new();
@@ -291,7 +294,7 @@ async fn import(ctx: &Workspace, args: ImportArgs) -> Result<ExitCode> {
                 (None, _, Some(d)) => d.to_path_buf(),
                 (None, _, None) => ctx.tasks_dir.join(format!("l{level}")).join(&tid),
             };
-            ImportRequest { model: file.clone(), dest, id: tid, level, domains, overrides: overrides.clone(), max_bytes, target: EvalOptions::default().target, fit, budget_ms, peaks: peaks.clone() }
+            ImportRequest { model: file.clone(), dest, id: tid, level, domains, overrides: overrides.clone(), max_bytes, target: EvalOptions::default().target, fit, budget_ms, max_ops, peaks: peaks.clone() }
         })
         .collect();
     let bar = indicatif::ProgressBar::new(reqs.len() as u64);

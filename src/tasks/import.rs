@@ -28,6 +28,9 @@ pub struct ImportRequest {
     pub fit: bool,
     /// The untuned reference's expected run time a task may have.
     pub budget_ms: f64,
+    /// The operators (views aside) a task's graph may have; TVM's compile
+    /// time grows with them.
+    pub max_ops: u64,
     /// The machine's measured peaks (roofline::Machine), for the estimate.
     pub peaks: Option<Value>,
 }
@@ -119,7 +122,7 @@ pub async fn import_one(engine: &Engine, paths: &Paths, req: &ImportRequest) -> 
         "import_task",
         json!({"model_path": model, "out_dir": scratch, "overrides": overrides, "inits": inits, "max_bytes": req.max_bytes,
                "atol": meta.tolerance.atol, "rtol": meta.tolerance.rtol, "target": req.target,
-               "fit": req.fit, "budget_ms": req.budget_ms, "peaks": req.peaks}),
+               "fit": req.fit, "budget_ms": req.budget_ms, "max_ops": req.max_ops, "peaks": req.peaks}),
         Duration::from_secs(600),
     );
     let out = engine.run(job).await;

@@ -273,6 +273,7 @@ mod tests {
             target: serde_json::json!({}),
             fit: false,
             budget_ms: 1.0,
+            max_ops: 4000,
             peaks: None,
         };
         let files = vec![

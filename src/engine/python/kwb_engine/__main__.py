@@ -10,6 +10,7 @@ spent inside TVM builds and measured runs), so kwb can report its overhead.
 """
 
 import json
+import math
 import os
 import sys
 import time
@@ -42,11 +43,24 @@ def _limit_cpu(seconds):
     resource.setrlimit(resource.RLIMIT_CPU, (soft, hard))
 
 
+def _finite(obj):
+    """obj with every non-finite float as null: JSON has no Infinity or NaN,
+    and a reply the supervisor cannot parse loses the whole result (an
+    infinite relative error where the reference is zero)."""
+    if isinstance(obj, float):
+        return obj if math.isfinite(obj) else None
+    if isinstance(obj, dict):
+        return {k: _finite(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_finite(v) for v in obj]
+    return obj
+
+
 def main():
     out = _protocol_stream()
 
     def send(obj):
-        out.write(json.dumps(obj, allow_nan=True) + "\n")
+        out.write(json.dumps(_finite(obj), allow_nan=False) + "\n")
         out.flush()
 
     t = time.perf_counter()

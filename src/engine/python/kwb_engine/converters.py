@@ -445,6 +445,49 @@ def _convolution(node, translator):
     return bb.emit(y)
 
 
+def _unfold(node, translator):
+    """aten.unfold(x, dim, size, step) (Tensor.unfold, a ViT's patches),
+    which TVM 0.27's frontend lacks: the windows along `dim` become a new
+    axis of n = (D - size) // step + 1 beside a last axis of `size`. Windows
+    that tile the axis (step == size) are a reshape; overlapping or spaced
+    ones a gather with in-graph indices (no tensor constant)."""
+    from tvm import relax
+
+    op = relax.op
+    bb = translator.block_builder
+    x = translator.env[node.args[0]]
+    shape = _shape(x)
+    dim = int(node.args[1]) % len(shape)
+    size, step = int(node.args[2]), int(node.args[3])
+    n = (shape[dim] - size) // step + 1
+    if step == size:
+        if n * size != shape[dim]:
+            x = bb.emit(op.strided_slice(x, axes=[dim], begin=[0], end=[n * size]))
+        windows = bb.emit(op.reshape(x, shape[:dim] + [n, size] + shape[dim + 1:]))
+    else:
+        starts = op.expand_dims(op.arange(0, n * step, step, dtype="int64"), 1)
+        index = bb.emit(op.add(starts, op.expand_dims(op.arange(0, size, 1, dtype="int64"), 0)))
+        windows = bb.emit(op.take(x, index, axis=dim))
+    rank = len(shape) + 1
+    axes = [a for a in range(rank) if a != dim + 1] + [dim + 1]
+    return bb.emit(op.permute_dims(windows, axes=axes))
+
+
+def _select(node, translator):
+    """aten.select(x, dim, index) (x[:, -1]): TVM 0.27 takes the index as
+    given, and a negative one reads out of bounds (garbage: an LSTM's last
+    step was 1e32 off) where PyTorch counts from the end."""
+    from tvm import relax
+
+    x = translator.env[node.args[0]]
+    shape = _shape(x)
+    dim = int(node.args[1]) % len(shape)
+    index = int(node.args[2])
+    if index < 0:
+        index += shape[dim]
+    return translator.block_builder.emit(relax.op.take(x, relax.const(index, "int64"), dim))
+
+
 # aten op name (after run_decompositions) -> converter.
 CUSTOM_CONVERTERS = {
     "amax.default": _reduce_converter("max"),
@@ -460,4 +503,6 @@ CUSTOM_CONVERTERS = {
     "linalg_vector_norm.default": _vector_norm,
     "min.dim": _min_dim,
     "convolution.default": _convolution,
+    "unfold.default": _unfold,
+    "select.int": _select,
 }

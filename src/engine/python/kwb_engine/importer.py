@@ -21,7 +21,7 @@ import time
 
 import numpy as np
 
-from . import build, check, constants, errors, fit, gen, output_digest, pipeline
+from . import build, check, constants, errors, fit, gen, implicit, output_digest, pipeline
 from .converters import CUSTOM_CONVERTERS
 from .errors import JobError
 
@@ -100,6 +100,24 @@ def _refuse_if_too_big(module, max_bytes, torch):
         f": shrink it with --set NAME=VALUE{hint}, or raise --max-bytes",
         "size",
     )
+
+
+# Aten ops that draw random numbers; implicit.py has made torch.randn/rand
+# draws inputs, so any left in the graph are draws it could not.
+RANDOM_OPS = {"rand", "randn", "rand_like", "randn_like", "randint", "randint_like", "randperm", "bernoulli",
+              "normal", "uniform", "multinomial", "poisson", "exponential", "cauchy", "geometric", "log_normal"}
+
+
+def _refuse_random_ops(ep):
+    for node in ep.graph.nodes:
+        if node.op != "call_function":
+            continue
+        parts = str(node.target).split(".")
+        name = parts[1].rstrip("_") if len(parts) > 1 and parts[0] == "aten" else None
+        if name in RANDOM_OPS:
+            raise JobError(errors.TASK, f"forward draws random numbers (aten.{parts[1]}) in a way that cannot become an input "
+                           "(draws of torch.randn, torch.rand and their _like forms can): a task must compute the same outputs "
+                           "from the same inputs", "export")
 
 
 def _bind_non_tensor_inputs(model, example, torch):
@@ -241,7 +259,8 @@ def import_task(args):
     # Sized for this machine first (fit.py): a file sized for a large GPU is
     # refused at once with values that fit, or imported with them (--fit).
     with split.on("torch_s"):
-        fitted = fit.size_up(module, torch, args.get("peaks"), float(args.get("budget_ms", 500.0)) / 1e3, max_bytes, bool(args.get("fit")))
+        bounds = fit.Bounds(args.get("peaks"), float(args.get("budget_ms", 500.0)) / 1e3, max_bytes, int(args.get("max_ops", fit.MAX_OPS)))
+        fitted = fit.size_up(module, torch, bounds, bool(args.get("fit")))
     for name, value in fitted.items():
         setattr(module, name, value)
     overrides = {**(args.get("overrides") or {}), **fitted}
@@ -256,12 +275,17 @@ def import_task(args):
     if not all(torch.is_tensor(x) for x in example):
         model = _bind_non_tensor_inputs(model, example, torch)
         example = [x for x in example if torch.is_tensor(x)]
+    try:
+        model, example, implicit_inits = implicit.explicit(model, example, torch)
+    except Exception as e:
+        raise JobError(errors.TASK, f"the model does not run on its own inputs: {type(e).__name__}: {str(e)[:800]}", "load")
 
     try:
         with split.on("torch_s"):
             ep = torch.export.export(model, tuple(example))
     except Exception as e:
         raise JobError(errors.TASK, f"torch.export failed (dynamic shapes or data-dependent control flow?): {type(e).__name__}: {str(e)[:800]}", "export")
+    _refuse_random_ops(ep)
     try:
         with split.on("tvm_s"):
             mod = from_exported_program(ep, keep_params_as_input=True, custom_convert_map=CUSTOM_CONVERTERS)
@@ -300,6 +324,12 @@ def import_task(args):
         for a in matched:
             a["init"] = init
     given = set(args.get("inits") or {})
+    # Random draws and state the model kept to itself are its last inputs.
+    if implicit_inits:
+        for a, init in zip([a for a in args_spec if a["role"] == "input"][-len(implicit_inits):], implicit_inits):
+            if a["name"] not in given and a["source"] not in given:
+                a["init"] = init
+            given.add(a["name"])
     domains = _input_domains(args_spec, example, given, torch)
 
     os.makedirs(os.path.join(out_dir, "outputs"), exist_ok=True)
