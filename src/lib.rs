@@ -4,6 +4,7 @@ pub mod agent;
 pub mod baseline;
 pub mod bench;
 pub mod cli;
+pub mod devices;
 pub mod diff;
 pub mod engine;
 pub mod eval;

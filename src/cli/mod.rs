@@ -4,6 +4,7 @@
 mod agent_runs;
 mod baseline_cmd;
 mod bench_cmd;
+mod devices_cmd;
 mod engine_cmd;
 mod eval_cmd;
 mod log_timings;
@@ -56,6 +57,9 @@ pub enum Command {
     Diff(session_cmd::DiffArgs),
     /// Run an agent strategy on one task, headless.
     Run(run_cmd::RunArgs),
+    /// Devices: list the configured ones and whether they are reachable; `serve` makes this machine one (TVM RPC).
+    #[command(alias = "device")]
+    Devices(devices_cmd::DevicesArgs),
     /// Open the workbench (the default when no command is given).
     Ui(UiArgs),
 }
@@ -101,6 +105,7 @@ async fn run(cli: Cli, paths: Paths) -> Result<ExitCode> {
         Command::Bench(a) => bench_cmd::run(&ctx, a).await,
         Command::Session(c) => session_cmd::run(&ctx, c).await,
         Command::Diff(a) => session_cmd::diff_cmd(&ctx, a),
+        Command::Devices(a) => devices_cmd::run(&ctx, a).await,
     }
 }
 

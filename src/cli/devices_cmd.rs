@@ -1,0 +1,146 @@
+//! `kwb devices`: what devices are configured and reachable, with each
+//! one's target and measured peaks; `kwb devices serve` (also `kwb device
+//! serve`) starts TVM RPC servers for a tracker.
+
+use crate::devices::{self, Device, Reach, serve};
+use crate::workspace::Workspace;
+use anyhow::Result;
+use clap::{Args, Subcommand};
+use serde_json::{Value, json};
+use std::process::ExitCode;
+use std::time::Duration;
+
+#[derive(Args, Debug)]
+pub struct DevicesArgs {
+    #[command(subcommand)]
+    pub command: Option<DevicesCmd>,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum DevicesCmd {
+    /// Serve this machine as a device: TVM RPC servers registered with a tracker under a key, until stopped (Ctrl-C). A server runs whatever code reaches it: it binds loopback unless --host names an address.
+    Serve(ServeArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct ServeArgs {
+    /// The key the servers register under (a device's `key` in devices.toml).
+    #[arg(long)]
+    key: String,
+    /// The tracker to register with.
+    #[arg(long, default_value = "127.0.0.1:9190")]
+    tracker: String,
+    /// Start the tracker too, at --tracker's address.
+    #[arg(long)]
+    start_tracker: bool,
+    /// The address the servers bind and report to the tracker.
+    #[arg(long, default_value = "127.0.0.1")]
+    host: String,
+    /// The first port the servers try.
+    #[arg(long, default_value_t = 9090)]
+    port: u16,
+    /// Servers to start (each serves one measurement at a time).
+    #[arg(long, default_value_t = 1)]
+    servers: u32,
+}
+
+pub async fn run(ctx: &Workspace, args: DevicesArgs) -> Result<ExitCode> {
+    match args.command {
+        Some(DevicesCmd::Serve(s)) => serve_cmd(ctx, s).await,
+        None => list(ctx, args.json).await,
+    }
+}
+
+async fn list(ctx: &Workspace, as_json: bool) -> Result<ExitCode> {
+    let list = devices::load(&ctx.paths)?;
+    let machine = crate::roofline::Machine::cached(&ctx.paths);
+    let mut rows = Vec::new();
+    for d in &list {
+        let probe = {
+            let d = d.clone();
+            tokio::task::spawn_blocking(move || devices::probe(&d, Duration::from_secs(3))).await?
+        };
+        // Peaks are measured on the local CPU only, so far.
+        let peaks = if d.reach == Reach::Local { machine.as_ref().map(|m| json!({"peak_flops": m.peak_flops, "bandwidth_bytes_s": m.bandwidth_bytes_s})) } else { None };
+        rows.push(json!({"name": d.name, "kind": d.kind(), "target": target_of(ctx, d).await, "reachable": probe.ok, "detail": probe.detail, "peaks": peaks}));
+    }
+    if as_json {
+        println!("{}", serde_json::to_string_pretty(&json!({"config": devices::config_path(&ctx.paths), "devices": rows}))?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    println!("{:<14} {:<6} {:<11} {:<40} target", "device", "kind", "reachable", "detail");
+    for r in &rows {
+        let peaks = r["peaks"].as_object().map(|p| {
+            format!(" · peaks {:.0} GFLOP/s, {:.1} GB/s", p["peak_flops"].as_f64().unwrap_or(0.0) / 1e9, p["bandwidth_bytes_s"].as_f64().unwrap_or(0.0) / 1e9)
+        });
+        println!(
+            "{:<14} {:<6} {:<11} {:<40} {}{}",
+            r["name"].as_str().unwrap_or(""),
+            r["kind"].as_str().unwrap_or(""),
+            if r["reachable"] == true { "yes" } else { "no" },
+            r["detail"].as_str().unwrap_or(""),
+            r["target"],
+            peaks.unwrap_or_default()
+        );
+    }
+    println!("config: {} (add RPC boards and GPUs there)", devices::config_path(&ctx.paths).display());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The device's target; the local CPU's is the host's, from the engine.
+async fn target_of(ctx: &Workspace, d: &Device) -> Value {
+    if let Some(t) = &d.target {
+        return t.clone();
+    }
+    let base = crate::eval::EvalOptions::default().target;
+    match ctx.engine(false).await {
+        Ok(engine) => crate::eval::host_target(&base, &engine.versions()["host"]),
+        Err(_) => base,
+    }
+}
+
+async fn serve_cmd(ctx: &Workspace, a: ServeArgs) -> Result<ExitCode> {
+    let paths = ctx.paths.clone();
+    let env = tokio::task::spawn_blocking(move || crate::engine::pyenv::ensure(&paths, false, false)).await??;
+    let opts = serve::ServeOptions { key: a.key, tracker: a.tracker, start_tracker: a.start_tracker, host: a.host, port: a.port, servers: a.servers };
+    let python = env.python.clone();
+    let served = {
+        let opts_key = opts.key.clone();
+        let tracker = opts.tracker.clone();
+        let n = opts.servers;
+        let s = tokio::task::spawn_blocking(move || serve::start(&python, &opts)).await??;
+        println!("serving: {n} server(s) under key {opts_key} at tracker {tracker}; stop with Ctrl-C");
+        s
+    };
+    let group = served.group();
+    let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
+    let exited = {
+        let mut served = served;
+        let waiter = tokio::task::spawn_blocking(move || {
+            let why = served.wait_any();
+            (served, why)
+        });
+        tokio::select! {
+            _ = tokio::signal::ctrl_c() => None,
+            _ = term.recv() => None,
+            r = waiter => Some(r?),
+        }
+    };
+    match exited {
+        Some((mut s, why)) => {
+            s.stop();
+            eprintln!("error: {why}; the other processes were stopped");
+            Ok(ExitCode::from(1))
+        }
+        // The waiter owns the processes, and they are in their own group
+        // (the terminal's Ctrl-C does not reach them): stop them by signal.
+        None => {
+            serve::stop_group(group);
+            println!("stopped");
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
