@@ -60,6 +60,19 @@ async fn all_zero_output_fails_the_check() {
     assert!(r.speedup_median.is_none(), "an incorrect candidate is never timed");
 }
 
+/// NaN outputs give infinite errors, which JSON cannot carry: the reply
+/// must still parse, and the candidate fail as wrong, not as kwb's fault.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn not_a_number_outputs_fail_the_check() {
+    let ev = common::evaluator(common::quick_opts()).await;
+    let r = eval_named(&ev, "not_a_number").await;
+    assert!(r.compile_ok);
+    assert!(!r.correct);
+    assert_eq!(r.failure_class, Some(FailureClass::NumericMismatch), "{:?}", r.failure);
+    assert!(r.failure.as_ref().is_some_and(|f| f.message.contains("non-finite")), "{:?}", r.failure);
+    reference_still_works(&ev).await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn segfault_is_a_crash_and_the_engine_recovers() {
     let ev = common::evaluator(common::quick_opts()).await;

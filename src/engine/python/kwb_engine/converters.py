@@ -173,6 +173,18 @@ def _emit_as(bb, y, dtype, cdtype):
     return bb.emit(relax.op.astype(y, dtype) if cdtype != dtype else y)
 
 
+def _norm_outputs(bb, y, x, affine, cdtype, stats, stat_shape):
+    """(out, mean, rstd) as aten's norms return them: y with the affine
+    (weight, bias, their broadcast shape) applied, in x's dtype, and the
+    statistics reshaped to stat_shape. The statistics are not emitted: only
+    the getitems that use them bind them."""
+    from tvm import relax
+
+    weight, bias, param_shape = affine
+    out = _emit_as(bb, _affine(y, weight, bias, param_shape, cdtype), _dtype(x), cdtype)
+    return relax.Tuple([out] + [relax.op.reshape(s, stat_shape) for s in stats])
+
+
 def _native_layer_norm(node, translator):
     """aten.native_layer_norm(x, normalized_shape, weight, bias, eps) ->
     (out, mean, rstd), mean and rstd shaped x.shape[:axis] + [1] * k."""
@@ -190,10 +202,7 @@ def _native_layer_norm(node, translator):
     xf, cdtype = _upcast(x)
     lead = shape[: len(shape) - k]
     y, mean, rstd = _normalize(bb, xf, lead, math.prod(shape[len(lead):]), eps, cdtype)
-    out = _emit_as(bb, _affine(op.reshape(y, shape), weight, bias, None, cdtype), _dtype(x), cdtype)
-    stat = lead + [1] * k
-    # Not emitted: only the getitems that use mean or rstd bind them.
-    return relax.Tuple([out, op.reshape(mean, stat), op.reshape(rstd, stat)])
+    return _norm_outputs(bb, op.reshape(y, shape), x, (weight, bias, None), cdtype, (mean, rstd), lead + [1] * k)
 
 
 def _native_group_norm(node, translator):
@@ -213,10 +222,8 @@ def _native_group_norm(node, translator):
     xf, cdtype = _upcast(x)
     y, mean, rstd = _normalize(bb, xf, [shape[0], groups], math.prod(shape[1:]) // groups, eps, cdtype)
     # Per-channel weight and bias broadcast over the spatial axes.
-    out = _affine(op.reshape(y, shape), weight, bias, [shape[1]] + [1] * (len(shape) - 2), cdtype)
-    out = _emit_as(bb, out, _dtype(x), cdtype)
-    stat = [shape[0], groups]
-    return relax.Tuple([out, op.reshape(mean, stat), op.reshape(rstd, stat)])
+    affine = (weight, bias, [shape[1]] + [1] * (len(shape) - 2))
+    return _norm_outputs(bb, op.reshape(y, shape), x, affine, cdtype, (mean, rstd), [shape[0], groups])
 
 
 def _batch_norm_no_stats(node, translator):

@@ -9,8 +9,8 @@ parameters):
   - with --fit, imports with those values, recorded in task.toml.
 
 The same goes for the operator count (--max-ops), which TVM's compile time
-follows: where only that is over, the constant whose halving removes the
-most operators goes first (a recurrence's sequence length, not its width).
+follows: while that is over, the constant whose halving removes the most
+operators goes first (a recurrence's sequence length, not its width).
 
 Otherwise the search halves the file's size-like integer constants, the largest
 first; where halving them alone breaks the model on the meta device, every
@@ -92,8 +92,8 @@ class Bounds:
             out.append(f"its graph has {c['ops']} operators, over the bound of {self.max_ops} (--max-ops; TVM's compile time grows with them)")
         return out
 
-    def ops_only(self, c, secs):
-        return c["ops"] > self.max_ops and c["arg_bytes"] <= self.max_bytes and secs <= self.budget_s
+    def ops_over(self, c):
+        return c["ops"] > self.max_ops
 
 
 def _judge(module, values, torch, bounds):
@@ -130,9 +130,10 @@ def _fewest_ops(module, flat, original, keys, torch, bounds, ops_now, prefer=Non
     return best
 
 
-def search(module, torch, bounds):
+def search(module, torch, bounds, first=None):
     """Values of the module's constants that fit, or None; leaves the
-    module's constants as they were."""
+    module's constants as they were. `first` is the judgement of the file's
+    own values where the caller has it (each one runs the whole graph)."""
     original = _constants(module)
     flat = _slots(original)
     frozen = set()
@@ -140,7 +141,8 @@ def search(module, torch, bounds):
     try:
         for _ in range(MAX_STEPS):
             values = _unslot(flat, original)
-            judged = _judge(module, values, torch, bounds)
+            judged = first if first is not None else _judge(module, values, torch, bounds)
+            first = None
             if judged is None:
                 return None
             if judged[0]:
@@ -148,8 +150,10 @@ def search(module, torch, bounds):
             batch = [k for k, v in flat.items() if _batch_like(k) and v > BATCH_FLOOR and k not in frozen]
             sizes = [k for k, v in flat.items() if k not in frozen and (v > SIZE_FLOOR or (_batch_like(k) and v > 1))]
             pool = batch or sizes
-            if bounds.ops_only(judged[1], judged[2]):
-                # Only the graph is too big: halve what unrolls it.
+            if bounds.ops_over(judged[1]):
+                # The graph is too big: halve what unrolls it first (a
+                # sequence length), which also cuts its time, before sizes
+                # that merely equal it (a width as long as the sequence).
                 unroll = _fewest_ops(module, flat, original, sizes, torch, bounds, judged[1]["ops"], unroll)
                 if unroll is None:
                     return None
@@ -189,7 +193,7 @@ def size_up(module, torch, bounds, fit):
         return {}
     _, c, secs = judged
     over = bounds.over(c, secs)
-    found = search(module, torch, bounds)
+    found = search(module, torch, bounds, judged)
     if found is None:
         consts = ", ".join(f"{k}={v}" for k, v in _constants(module).items())
         raise JobError(TASK, f"{'; '.join(over)}; no smaller values of its constants ({consts}) fit: shrink it with --set NAME=VALUE", "size")
