@@ -112,11 +112,15 @@ def _fewest_ops(module, flat, original, keys, torch, bounds, ops_now, prefer=Non
     or None where none removes any. `prefer` (the key halved last) is taken
     at once where halving it still removes operators: each judgement runs
     the whole unrolled graph on the meta device."""
+    seen = {}
+
     def ops_after(k):
-        trial = dict(flat)
-        trial[k] = max(1, trial[k] // 2)
-        judged = _judge(module, _unslot(trial, original), torch, bounds)
-        return judged[1]["ops"] if judged is not None else None
+        if k not in seen:
+            trial = dict(flat)
+            trial[k] = max(1, trial[k] // 2)
+            judged = _judge(module, _unslot(trial, original), torch, bounds)
+            seen[k] = judged[1]["ops"] if judged is not None else None
+        return seen[k]
 
     if prefer in keys:
         ops = ops_after(prefer)

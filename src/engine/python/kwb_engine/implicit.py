@@ -20,6 +20,8 @@ compared before and after the call.
 import contextlib
 import inspect
 
+from .errors import TASK, JobError
+
 # torch function -> the init a draw of it is generated with (gen.py).
 RANDOM_FUNCTIONS = {
     "randn": {"kind": "normal", "shift": 0.0, "scale": 1.0},
@@ -154,3 +156,22 @@ def explicit(model, example, torch):
         values.append(base(shape, generator=gen, dtype=dtype))
     inits = [_state_init(v) for _, _, v, _ in state] + [dict(RANDOM_FUNCTIONS[fn]) for fn, _, _ in draws]
     return Explicit().eval(), list(example) + values, inits
+
+
+# Aten ops that draw random numbers. explicit() has made the draws of
+# RANDOM_FUNCTIONS inputs, so any left in an exported graph are draws it
+# could not.
+RANDOM_OPS = {"rand", "randn", "rand_like", "randn_like", "randint", "randint_like", "randperm", "bernoulli",
+              "normal", "uniform", "multinomial", "poisson", "exponential", "cauchy", "geometric", "log_normal"}
+
+
+def refuse_random_ops(ep):
+    for node in ep.graph.nodes:
+        if node.op != "call_function":
+            continue
+        parts = str(node.target).split(".")
+        name = parts[1].rstrip("_") if len(parts) > 1 and parts[0] == "aten" else None
+        if name in RANDOM_OPS:
+            raise JobError(TASK, f"forward draws random numbers (aten.{parts[1]}) in a way that cannot become an input "
+                           "(draws of torch.randn, torch.rand and their _like forms can): a task must compute the same outputs "
+                           "from the same inputs", "export")

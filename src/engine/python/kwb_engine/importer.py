@@ -102,24 +102,6 @@ def _refuse_if_too_big(module, max_bytes, torch):
     )
 
 
-# Aten ops that draw random numbers; implicit.py has made torch.randn/rand
-# draws inputs, so any left in the graph are draws it could not.
-RANDOM_OPS = {"rand", "randn", "rand_like", "randn_like", "randint", "randint_like", "randperm", "bernoulli",
-              "normal", "uniform", "multinomial", "poisson", "exponential", "cauchy", "geometric", "log_normal"}
-
-
-def _refuse_random_ops(ep):
-    for node in ep.graph.nodes:
-        if node.op != "call_function":
-            continue
-        parts = str(node.target).split(".")
-        name = parts[1].rstrip("_") if len(parts) > 1 and parts[0] == "aten" else None
-        if name in RANDOM_OPS:
-            raise JobError(errors.TASK, f"forward draws random numbers (aten.{parts[1]}) in a way that cannot become an input "
-                           "(draws of torch.randn, torch.rand and their _like forms can): a task must compute the same outputs "
-                           "from the same inputs", "export")
-
-
 def _bind_non_tensor_inputs(model, example, torch):
     """A model whose get_inputs() gives numbers besides tensors (a scalar
     multiplier) takes them as they are: bound into the exported program,
@@ -285,7 +267,7 @@ def import_task(args):
             ep = torch.export.export(model, tuple(example))
     except Exception as e:
         raise JobError(errors.TASK, f"torch.export failed (dynamic shapes or data-dependent control flow?): {type(e).__name__}: {str(e)[:800]}", "export")
-    _refuse_random_ops(ep)
+    implicit.refuse_random_ops(ep)
     try:
         with split.on("tvm_s"):
             mod = from_exported_program(ep, keep_params_as_input=True, custom_convert_map=CUSTOM_CONVERTERS)
