@@ -6,7 +6,8 @@ use crate::engine::{Engine, EngineConfig, pyenv, sandbox::Limits};
 use crate::eval::{EvalOptions, Evaluator};
 use crate::paths::Paths;
 use crate::tasks::TaskSet;
-use anyhow::Result;
+use crate::devices::{Device, Reach};
+use anyhow::{Context, Result, bail};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -16,6 +17,8 @@ pub struct Workspace {
     pub paths: Paths,
     pub tasks_dir: PathBuf,
     pub workers: usize,
+    /// The device candidates are timed on (`--device`; see `kwb devices`).
+    pub device: String,
 }
 
 impl Workspace {
@@ -59,7 +62,8 @@ impl Workspace {
         let env = tokio::task::spawn_blocking(move || pyenv::ensure(&paths, with_torch, rebuild)).await??;
         let engine = Engine::new(EngineConfig {
             env,
-            device_lock_file: self.paths.data.join("device-local-cpu.lock"),
+            device_lock_file: self.paths.data.join(format!("device-{}.lock", self.device)),
+            host_lock_file: self.paths.data.join(format!("device-{}.lock", crate::devices::LOCAL_CPU)),
             scratch: self.paths.scratch(),
             artifacts: self.paths.artifacts(),
             max_workers: self.workers.max(1),
@@ -71,7 +75,35 @@ impl Workspace {
         Ok(engine)
     }
 
+    /// The device `--device` names, from `kwb devices`' list.
+    pub fn device(&self) -> Result<Device> {
+        if self.device == crate::devices::LOCAL_CPU {
+            return Ok(Device::local_cpu());
+        }
+        crate::devices::find(&crate::devices::load(&self.paths)?, &self.device)
+    }
+
+    /// `opts` made to measure on the workspace's device: its name, its
+    /// target (the local CPU's stays the host's own) and how to reach it.
+    pub fn on_device(&self, mut opts: EvalOptions) -> Result<EvalOptions> {
+        let device = self.device()?;
+        opts.device = device.name.clone();
+        match &device.reach {
+            Reach::Local => {}
+            Reach::Rpc { tracker, key } => {
+                opts.target = device.target.clone().context("an RPC device needs its target")?;
+                opts.device_spec = serde_json::json!({"kind": "rpc", "tracker": tracker, "key": key});
+            }
+            Reach::Cuda { .. } => bail!(
+                "device `{}` is a CUDA GPU: kwb builds and times on CPUs here, over RPC or locally; CUDA measurement is not built yet",
+                device.name
+            ),
+        }
+        Ok(opts)
+    }
+
     pub async fn evaluator(&self, opts: EvalOptions) -> Result<Evaluator> {
+        let opts = self.on_device(opts)?;
         let engine = self.engine(false).await?;
         // Said on every run, not only by `kwb engine doctor`.
         let (lines, complete) = crate::engine::sandbox::summary(&engine.sandbox());

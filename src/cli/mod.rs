@@ -30,6 +30,9 @@ pub struct Cli {
     /// Engine workers to run at once (compiles overlap; timing is exclusive).
     #[arg(long, global = true, default_value_t = 2)]
     pub workers: usize,
+    /// Device to time on (see `kwb devices`): the local CPU, or a board behind a TVM RPC tracker.
+    #[arg(long, global = true, default_value = crate::devices::LOCAL_CPU, value_name = "NAME")]
+    pub device: String,
     /// Without a command, kwb opens the workbench (the TUI).
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -91,7 +94,7 @@ pub fn main() -> ExitCode {
 }
 
 async fn run(cli: Cli, paths: Paths) -> Result<ExitCode> {
-    let ctx = Workspace { paths, tasks_dir: resolve_root(cli.tasks.as_deref()), workers: cli.workers };
+    let ctx = Workspace { paths, tasks_dir: resolve_root(cli.tasks.as_deref()), workers: cli.workers, device: cli.device };
     let Some(command) = cli.command else {
         return ui(&ctx, UiArgs::default()).await;
     };

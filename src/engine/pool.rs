@@ -27,6 +27,10 @@ pub struct EngineConfig {
     pub env: PythonEnv,
     /// File that other kwb processes timing on the same device also lock.
     pub device_lock_file: PathBuf,
+    /// This machine's CPU lock, taken shared by builds and worker starts
+    /// (they use this CPU whatever device times). The same file as
+    /// `device_lock_file` when the device is this CPU.
+    pub host_lock_file: PathBuf,
     pub scratch: PathBuf,
     /// Where build workers write artifacts (their only other writable folder).
     pub artifacts: PathBuf,
@@ -181,7 +185,7 @@ impl Engine {
     /// this process or another kwb's).
     async fn spawn_quietly(&self, role: Role) -> Result<Worker, Failure> {
         let _shared = self.inner.device.read().await;
-        let _device_file = lock_device_file(self.inner.cfg.device_lock_file.clone(), false).await?;
+        let _host_file = lock_device_file(self.inner.cfg.host_lock_file.clone(), false).await?;
         self.spawn(role).await
     }
 
@@ -198,16 +202,22 @@ impl Engine {
 
     pub async fn run(&self, job: Job) -> Result<JobOutput, Failure> {
         let _slot = self.inner.slots.acquire().await.expect("semaphore never closed");
+        // Timing on a remote device leaves this CPU to builds: only the
+        // device's own lock (below) makes its timing exclusive.
+        let cfg = &self.inner.cfg;
+        let remote_timing = job.exclusive && cfg.device_lock_file != cfg.host_lock_file;
         let (_shared, _exclusive);
-        if job.exclusive {
+        if remote_timing {
+        } else if job.exclusive {
             _exclusive = Some(self.inner.device.write().await);
         } else {
             _shared = Some(self.inner.device.read().await);
         }
         // The same rule across processes: a second kwb (or a test binary)
         // timing on this device waits for our builds, and ours for its timing.
-        let _device_file = lock_device_file(self.inner.cfg.device_lock_file.clone(), job.exclusive).await?;
-        let role = job.role.unwrap_or_else(|| Role::for_op(job.op));
+        let lock = if job.exclusive { &cfg.device_lock_file } else { &cfg.host_lock_file };
+        let _device_file = lock_device_file(lock.clone(), job.exclusive).await?;
+        let role = job.role.unwrap_or_else(|| Role::for_job(job.op, &job.args));
         let idle = if job.fresh { None } else { self.inner.idle.lock().unwrap().get_mut(&role).and_then(Vec::pop) };
         let mut worker = match idle {
             Some(w) => w,

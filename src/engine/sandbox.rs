@@ -12,7 +12,10 @@
 //! interpreter outlives it. A *measure* worker only loads built
 //! artifacts, checks and times them, and never parses candidate text. Both
 //! confine themselves at start (`kwb_engine/confine.py`: Landlock, seccomp,
-//! no capabilities); *trusted* work (tuning the reference, importing a task,
+//! no capabilities). A *remote* worker measures on a board behind a TVM
+//! RPC tracker: the same confinement, but with the host's network and TCP
+//! connect (no listen), since it only uploads artifacts and drives them
+//! there. *Trusted* work (tuning the reference, importing a task,
 //! doctor) keeps the limits above only.
 
 use std::ffi::OsString;
@@ -31,6 +34,10 @@ pub enum Role {
     Build,
     /// Loads built artifacts, checks and times them.
     Measure,
+    /// Checks and times on a device behind a TVM RPC tracker: uploads built
+    /// artifacts and drives them there, so it may connect out (and only
+    /// that), and never runs a candidate's code itself.
+    Remote,
     /// Tuning the reference, importing tasks, doctor: no candidate text.
     Trusted,
 }
@@ -44,10 +51,19 @@ impl Role {
         }
     }
 
+    /// The role for a job: a check or timing on an RPC device is remote.
+    pub fn for_job(op: &str, args: &serde_json::Value) -> Role {
+        match Role::for_op(op) {
+            Role::Measure if args["device"]["kind"] == "rpc" => Role::Remote,
+            role => role,
+        }
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             Role::Build => "build",
             Role::Measure => "measure",
+            Role::Remote => "remote",
             Role::Trusted => "trusted",
         }
     }
@@ -59,7 +75,7 @@ impl Role {
 pub fn summary(report: &serde_json::Value) -> (Vec<String>, bool) {
     let mut lines = Vec::new();
     let mut complete = true;
-    for role in ["build", "measure"] {
+    for role in ["build", "measure", "remote"] {
         let r = &report[role];
         if r.is_null() {
             continue;
@@ -74,7 +90,7 @@ pub fn summary(report: &serde_json::Value) -> (Vec<String>, bool) {
         let sc = &r["seccomp"];
         let sc = if sc["applied"].as_bool() == Some(true) {
             "seccomp: no exec".to_string()
-        } else if role == "measure" {
+        } else if role != "build" {
             complete = false;
             format!("NO seccomp ({})", sc["why"].as_str().unwrap_or("not applied"))
         } else {
@@ -117,7 +133,8 @@ pub fn worker_env(scratch: &Path, pythonpath: &Path, role: Role, writable: &[&Pa
 }
 
 /// Applies the limits in the child between fork and exec.
-pub fn apply(cmd: &mut Command, limits: Limits) {
+pub fn apply(cmd: &mut Command, limits: Limits, role: Role) {
+    let private_network = role != Role::Remote;
     let bytes = limits.address_space_bytes;
     // SAFETY: only async-signal-safe libc calls between fork and exec.
     unsafe {
@@ -131,7 +148,9 @@ pub fn apply(cmd: &mut Command, limits: Limits) {
             // loopback: the worker cannot reach any host. It needs
             // CAP_SYS_ADMIN; without it the worker runs with the host's network
             // and `kwb engine doctor` says so.
-            let _ = libc::unshare(libc::CLONE_NEWNET);
+            if private_network {
+                let _ = libc::unshare(libc::CLONE_NEWNET);
+            }
             Ok(())
         });
     }
@@ -147,6 +166,9 @@ mod tests {
         assert_eq!(Role::for_op("derive"), Role::Build);
         assert_eq!(Role::for_op("time"), Role::Measure);
         assert_eq!(Role::for_op("tune"), Role::Trusted);
+        assert_eq!(Role::for_job("time", &json!({"device": {"kind": "rpc", "key": "k"}})), Role::Remote);
+        assert_eq!(Role::for_job("check", &json!({"device": {"kind": "local"}})), Role::Measure);
+        assert_eq!(Role::for_job("build", &json!({"device": {"kind": "rpc"}})), Role::Build, "builds stay on this machine");
     }
 
     #[test]

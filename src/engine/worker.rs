@@ -53,7 +53,7 @@ impl Worker {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .kill_on_drop(true);
-        sandbox::apply(&mut cmd, limits);
+        sandbox::apply(&mut cmd, limits, role);
         let mut child = cmd
             .spawn()
             .with_context(|| format!("cannot start the engine worker with {}: run `kwb engine doctor`", env.python.display()))?;

@@ -2,7 +2,6 @@
 
 use super::{BASELINE_DEFAULT, BuildSource, Clock, Evaluator};
 use crate::baseline::BaselineKind;
-use crate::engine::Job;
 use crate::failure::{Failure, FailureClass};
 use crate::tasks::Task;
 use serde_json::{Value, json};
@@ -32,12 +31,12 @@ impl Evaluator {
         }
         let tuned_label = crate::baseline::label(BaselineKind::Tuned, Some(&dir));
         let tuned = self.built_baseline(task, Some(&dir), clock).await?;
-        let choice_path = tuned.with_extension("choice.json");
+        let choice_path = tuned.with_extension(format!("choice{}.json", self.device_tag()));
         let choice: Value = match std::fs::read_to_string(&choice_path).ok().and_then(|t| serde_json::from_str(&t).ok()) {
             Some(c) => c,
             None => {
                 let spec = task.reference_meta().map_err(|e| Failure::new(FailureClass::Task, format!("{e:#}")))?;
-                let job = Job::new(
+                let job = self.measure_job(
                     "time",
                     json!({"baseline_artifact": default, "candidate_artifact": tuned, "args_spec": spec.args, "pairs": 10, "max_rounds": 2}),
                     self.opts.time_timeout,

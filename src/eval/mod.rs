@@ -56,6 +56,9 @@ impl BuildSource {
 pub struct EvalOptions {
     pub target: Value,
     pub device: String,
+    /// How measuring jobs reach the device: `{"kind": "rpc", "tracker",
+    /// "key"}`, or null for this machine's CPU.
+    pub device_spec: Value,
     pub seeds: Vec<u32>,
     /// Paired measurements per round.
     pub pairs: u32,
@@ -90,7 +93,8 @@ impl Default for EvalOptions {
     fn default() -> Self {
         Self {
             target: json!({"kind": "llvm", "num-cores": std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)}),
-            device: "local-cpu".into(),
+            device: crate::devices::LOCAL_CPU.into(),
+            device_spec: Value::Null,
             seeds: vec![0, 1, 2],
             pairs: 15,
             min_ms: 10.0,
@@ -159,8 +163,28 @@ impl Evaluator {
     /// a plain LLVM target, so the baseline and every candidate are built for
     /// the same ISA; the CPU comes from a started worker (LLVM's host name).
     pub fn new(engine: Engine, paths: Paths, mut opts: EvalOptions) -> Self {
-        opts.target = host_target(&opts.target, &engine.versions()["host"]);
+        if opts.device_spec.is_null() {
+            opts.target = host_target(&opts.target, &engine.versions()["host"]);
+        }
         Self { engine, paths, opts, counter: AtomicU64::new(0), verified_outputs: Default::default() }
+    }
+
+    /// A checking or timing job on the evaluator's device: its args name the
+    /// device (which also picks the worker's role, see `Role::for_job`).
+    pub(crate) fn measure_job(&self, op: &'static str, mut args: Value, timeout: Duration) -> Job {
+        if !self.opts.device_spec.is_null() {
+            args["device"] = self.opts.device_spec.clone();
+            // The server ends a session left open past the job's limit, so a
+            // killed job cannot keep a board busy.
+            args["device"]["session_timeout_s"] = (timeout.as_secs() + 30).into();
+        }
+        Job::new(op, args, timeout)
+    }
+
+    /// What names a file that holds a measurement on this device (noise
+    /// floors, the tuned-or-default choice): empty for this machine's CPU.
+    pub(crate) fn device_tag(&self) -> String {
+        if self.opts.device == crate::devices::LOCAL_CPU { String::new() } else { format!(".on-{}", self.opts.device) }
     }
 
     pub(crate) fn artifact_path(&self, stem: &str) -> PathBuf {
@@ -215,7 +239,7 @@ impl Evaluator {
         let (baseline, label) = self.baseline_artifact_timed(task, clock).await?;
         r.manifest.baseline = label;
         let tol = task.meta.tolerance;
-        let check = Job::new(
+        let check = self.measure_job(
             "check",
             json!({"artifact": artifact, "baseline_artifact": baseline, "args_spec": spec.args, "outputs_dir": truth,
                    "seeds": self.opts.seeds, "atol": tol.atol, "rtol": tol.rtol, "task_dtype": task.meta.dtype}),
@@ -223,6 +247,7 @@ impl Evaluator {
         );
         let checked = self.engine.run(check.fresh_if(self.opts.fresh_measure)).await?;
         clock.add("check", &checked);
+        r.manifest.note_remote("check", &checked.result);
         r.seeds = serde_json::from_value(checked.result["seeds"].clone()).unwrap_or_default();
         r.max_errors = r.seeds.iter().map(|s| s.max_abs_err).collect();
         r.correct = checked.result["correct"].as_bool() == Some(true);
@@ -233,7 +258,7 @@ impl Evaluator {
         }
         // 3. Paired timing against the baseline, with the device to itself.
         let order_seed = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos() as u64).unwrap_or(0);
-        let time = Job::new(
+        let time = self.measure_job(
             "time",
             json!({
                 "baseline_artifact": baseline, "candidate_artifact": artifact, "args_spec": spec.args,
@@ -250,6 +275,7 @@ impl Evaluator {
         let timed = self.engine.run(time).await?;
         let t = &timed.result;
         clock.add("time", &timed);
+        r.manifest.note_remote("time", &timed.result);
         r.candidate_ms = t["candidate_ms"].as_f64();
         r.baseline_ms = t["baseline_ms"].as_f64();
         r.speedup_median = t["speedup_median"].as_f64();
@@ -320,6 +346,7 @@ impl Evaluator {
                 created_unix_s: std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0),
                 host: self.engine.versions()["host"].clone(),
                 sandbox: Value::Null,
+                remote: Value::Null,
             },
         }
     }

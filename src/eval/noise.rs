@@ -22,7 +22,7 @@ impl Evaluator {
             return Ok(None);
         }
         let stem = baseline.file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_default();
-        let path = self.paths.baseline_cache().join(format!("{stem}.noise-{}.json", self.opts.noise_runs));
+        let path = self.paths.baseline_cache().join(format!("{stem}.noise-{}{}.json", self.opts.noise_runs, self.device_tag()));
         let cached = std::fs::read_to_string(&path).ok().and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok());
         if let Some(n) = cached.and_then(|v| v["noise"].as_f64()) {
             return Ok(Some(n));
@@ -30,7 +30,7 @@ impl Evaluator {
         let spec = task.reference_meta().map_err(|e| Failure::new(FailureClass::Task, format!("{e:#}")))?;
         let mut ratios = Vec::new();
         for run in 0..self.opts.noise_runs {
-            let job = crate::engine::Job::new(
+            let job = self.measure_job(
                 "time",
                 json!({"baseline_artifact": baseline, "candidate_artifact": baseline, "args_spec": spec.args, "pairs": self.opts.pairs,
                        "min_ms": self.opts.min_ms, "repeat": self.opts.repeat, "max_ci": self.opts.max_ci, "max_rounds": 1, "order_seed": run}),

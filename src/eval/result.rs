@@ -53,6 +53,22 @@ pub struct Manifest {
     /// What each worker role's sandbox applied when this result was made.
     #[serde(default)]
     pub sandbox: Value,
+    /// Per measuring job on a remote device: its tracker and key, and how
+    /// many sessions it took (a server lost mid-job is retried on another).
+    #[serde(default, skip_serializing_if = "Value::is_null")]
+    pub remote: Value,
+}
+
+impl Manifest {
+    /// Keeps what a remote measuring job said about its device.
+    pub fn note_remote(&mut self, stage: &str, result: &Value) {
+        if !result["device"].is_null() {
+            if self.remote.is_null() {
+                self.remote = Value::Object(Default::default());
+            }
+            self.remote[stage] = result["device"].clone();
+        }
+    }
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

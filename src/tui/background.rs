@@ -45,6 +45,7 @@ pub struct Driver {
     paths: Paths,
     tasks_dir: PathBuf,
     workers: usize,
+    device: String,
     tasks: Option<Arc<TaskSet>>,
     evaluator: Arc<Mutex<Option<Arc<Evaluator>>>>,
     engine_failed: bool,
@@ -73,6 +74,7 @@ impl Driver {
             paths: ctx.paths.clone(),
             tasks_dir: ctx.tasks_dir.clone(),
             workers: ctx.workers,
+            device: ctx.device.clone(),
             tasks: None,
             evaluator: Arc::new(Mutex::new(None)),
             engine_failed: false,
@@ -85,7 +87,7 @@ impl Driver {
     }
 
     fn ctx(&self) -> Workspace {
-        Workspace { paths: self.paths.clone(), tasks_dir: self.tasks_dir.clone(), workers: self.workers }
+        Workspace { paths: self.paths.clone(), tasks_dir: self.tasks_dir.clone(), workers: self.workers, device: self.device.clone() }
     }
 
     /// Tasks, the session index and the engine, all off the first frame's path.

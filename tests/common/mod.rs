@@ -37,6 +37,7 @@ pub async fn engine(workers: usize) -> Engine {
     let engine = Engine::new(EngineConfig {
         env,
         device_lock_file: paths().data.join("device-local-cpu.lock"),
+        host_lock_file: paths().data.join("device-local-cpu.lock"),
         scratch: paths().scratch(),
         artifacts: paths().artifacts(),
         max_workers: workers,

@@ -10,38 +10,29 @@ import time
 
 import numpy as np
 import tvm
-from tvm import relax
 
-from . import errors, gen
+from . import device, errors, gen
 from .errors import JobError
 
 
 def load_vm(artifact):
-    try:
-        lib = tvm.runtime.load_module(artifact)
-        return relax.VirtualMachine(lib, tvm.cpu())
-    except Exception as e:
-        raise JobError(errors.BUILD, f"cannot load the built module: {e}", "load")
+    """The built module on this machine's CPU."""
+    return device.Local().load_vm(artifact)
 
 
-def flatten(out):
-    if isinstance(out, (list, tuple)) or type(out).__name__ in ("Array", "ADT"):
-        items = []
-        for o in out:
-            items.extend(flatten(o))
-        return items
-    return [out]
-
-
-def run_main(vm, host_args):
-    """Run main on copies of host_args; returns (outputs as numpy, seconds)."""
-    dev = tvm.cpu()
-    dev_args = [tvm.runtime.tensor(a.copy(), dev) for a in host_args]
+def run_main(vm, host_args, on=None):
+    """Run main on copies of host_args, on the device `on` (this machine's
+    CPU by default); returns (outputs as numpy, seconds, the arguments as
+    passed)."""
+    on = on or device.Local()
+    dev_args = [tvm.runtime.tensor(a.copy(), on.dev) for a in host_args]
     t = time.perf_counter()
     try:
         out = vm["main"](*dev_args)
-        outs = [o.numpy() for o in flatten(out)]
+        outs = [o.numpy() for o in on.flatten(out)]
     except Exception as e:
+        if on.kind != "local" and device.lost(e):  # the device went away: not the candidate's doing
+            raise
         msg = str(e).strip().splitlines()
         msg = " ".join(msg[:3])[:2000] if msg else type(e).__name__
         raise JobError(errors.classify_runtime_error(msg), f"candidate failed at run time: {msg}", "run")
@@ -159,7 +150,7 @@ def perturb(host_args, spec, seed=7):
     return out
 
 
-def perturbed_rerun(vm, baseline_vm, spec, atol, rtol):
+def perturbed_rerun(vm, baseline_vm, spec, atol, rtol, on=None):
     """Seed 0 again, then at once seed 0 with a few elements changed, compared
     with the baseline on the same inputs: a candidate that returns a result
     kept from an earlier call (or computes only where it expects to be
@@ -170,11 +161,11 @@ def perturbed_rerun(vm, baseline_vm, spec, atol, rtol):
     # answer before the perturbed call.
     s1 = 0.0
     for _ in range(4):
-        _, secs, _ = run_main(vm, seed0)
+        _, secs, _ = run_main(vm, seed0, on)
         s1 += secs
     changed = perturb(seed0, spec)
-    outs, s2, _ = run_main(vm, changed)
-    refs, s3, _ = run_main(baseline_vm, changed)
+    outs, s2, _ = run_main(vm, changed, on)
+    refs, s3, _ = run_main(baseline_vm, changed, on)
     for i, (o, r) in enumerate(zip(outs, refs)):
         ok, ma, _, msg = compare(o, r, atol, rtol)
         if not ok:
@@ -185,18 +176,24 @@ def perturbed_rerun(vm, baseline_vm, spec, atol, rtol):
 
 
 def check(args):
-    """Job `check`: {artifact, args_spec, outputs_dir, seeds, atol, rtol}."""
+    """Job `check`: {artifact, args_spec, outputs_dir, seeds, atol, rtol,
+    baseline_artifact?, device?}; on an RPC device, run again on another
+    server if the first goes away."""
+    return device.run_with_retry(args, lambda d: _check_on(d, args))
+
+
+def _check_on(dev_handle, args):
     spec = args["args_spec"]
     atol = float(args["atol"])
     rtol = float(args["rtol"])
-    vm = load_vm(args["artifact"])
+    vm = dev_handle.load_vm(args["artifact"])
     seeds = []
     tvm_s = 0.0
     first_failure = None
     for seed in args.get("seeds", list(gen.SEEDS)):
         host_args = gen.cached_args(seed, spec)
         refs = cached_reference(args["outputs_dir"], seed, atol, rtol)
-        outs, secs, dev_args = run_main(vm, host_args)
+        outs, secs, dev_args = run_main(vm, host_args, dev_handle)
         tvm_s += secs
         res = {"seed": seed, "ok": True, "max_abs_err": 0.0, "max_rel_err": 0.0, "message": ""}
         if len(outs) != len(refs):
@@ -225,7 +222,7 @@ def check(args):
     correct = all(s["ok"] for s in seeds)
     rerun = None
     if correct and args.get("baseline_artifact"):
-        rerun = perturbed_rerun(vm, load_vm(args["baseline_artifact"]), spec, atol, rtol)
+        rerun = perturbed_rerun(vm, dev_handle.load_vm(args["baseline_artifact"]), spec, atol, rtol, dev_handle)
         tvm_s += rerun.pop("tvm_s")
         if not rerun["ok"]:
             correct = False

@@ -80,7 +80,7 @@ def toolchain():
     return sorted({os.path.realpath(p) for p in found})
 
 
-def _landlock(libc, write_dirs, exec_files):
+def _landlock(libc, write_dirs, exec_files, connect=False):
     abi = libc.syscall(_SYS_LANDLOCK_CREATE_RULESET, None, ctypes.c_size_t(0), ctypes.c_uint32(1))
     if abi < 0:
         return {"applied": False, "why": f"Landlock is not available: {_err(libc)}"}
@@ -89,7 +89,9 @@ def _landlock(libc, write_dirs, exec_files):
         fs |= _REFER
     if abi >= 3:
         fs |= _TRUNCATE
-    net = (_NET_BIND_TCP | _NET_CONNECT_TCP) if abi >= 4 else 0
+    # A remote-measuring worker talks to an RPC tracker and its servers, at
+    # ports the tracker hands out: it may connect, never listen.
+    net = (_NET_BIND_TCP | (0 if connect else _NET_CONNECT_TCP)) if abi >= 4 else 0
     scoped = (_SCOPE_ABSTRACT_UNIX_SOCKET | _SCOPE_SIGNAL) if abi >= 6 else 0
     attr = struct.pack("=QQQ", fs, net, scoped)
     size = 24 if abi >= 6 else 16 if abi >= 4 else 8
@@ -115,7 +117,7 @@ def _landlock(libc, write_dirs, exec_files):
     finally:
         os.close(fd)
     return {"applied": True, "abi": int(abi), "write": list(write_dirs), "execute": list(exec_files),
-            "network": "no TCP" if net else "not covered (ABI < 4)", "scoped": bool(scoped)}
+            "network": ("TCP connect only" if connect else "no TCP") if net else "not covered (ABI < 4)", "scoped": bool(scoped)}
 
 
 def _seccomp_no_exec(libc):
@@ -157,7 +159,7 @@ def apply():
     """Confines this process as KWB_SANDBOX_ROLE says; returns the report."""
     role = os.environ.get("KWB_SANDBOX_ROLE", "")
     report = {"role": role or "none"}
-    if role not in ("build", "measure"):
+    if role not in ("build", "measure", "remote"):
         report["note"] = "trusted work (tuning, import, doctor): the environment, scratch and network limits only"
         return report
     libc = _libc()
@@ -167,8 +169,8 @@ def apply():
         report["no_new_privs"] = False
         return report
     report["no_new_privs"] = True
-    report["landlock"] = _landlock(libc, write_dirs, exec_files)
-    report["seccomp"] = _seccomp_no_exec(libc) if role == "measure" else {
+    report["landlock"] = _landlock(libc, write_dirs, exec_files, connect=role == "remote")
+    report["seccomp"] = _seccomp_no_exec(libc) if role in ("measure", "remote") else {
         "applied": False, "why": "a build worker links with the C toolchain; Landlock limits what it may run"}
     report["capabilities_dropped"] = _drop_capabilities(libc)
     return report

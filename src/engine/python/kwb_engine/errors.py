@@ -14,6 +14,7 @@ TIMEOUT = "timeout"
 CRASH = "crash"
 TASK = "task"  # the task itself is broken (missing outputs, bad spec): not the candidate's fault
 INTERNAL = "internal"
+DEVICE = "device"  # the device could not be reached or went away: not the candidate's fault
 
 
 class JobError(Exception):

@@ -21,8 +21,8 @@ import time
 import numpy as np
 import tvm
 
-from . import gen, rotation
-from .check import compare, flatten, load_vm
+from . import device, gen, rotation
+from .check import compare
 
 
 # The fewest pairs a result rests on, whatever the time budget.
@@ -44,8 +44,14 @@ def _median_ci(ratios):
 
 
 def paired(args):
-    """Job `time`: {baseline_artifact, candidate_artifact, args_spec, ...}."""
-    dev = tvm.cpu()
+    """Job `time`: {baseline_artifact, candidate_artifact, args_spec, device?,
+    ...}; on an RPC device, measured again on another server if the first
+    goes away (a pair never mixes two servers)."""
+    return device.run_with_retry(args, lambda d: _paired_on(d, args))
+
+
+def _paired_on(dev_handle, args):
+    dev = dev_handle.dev
     pairs = int(args.get("pairs", 15))
     min_ms = float(args.get("min_ms", 10.0))
     repeat = int(args.get("repeat", 3))
@@ -58,7 +64,7 @@ def paired(args):
     budget_s = float(args.get("budget_s", 150.0))
     order_rng = random.Random(args.get("order_seed", 0))
 
-    vms = {"baseline": load_vm(args["baseline_artifact"]), "candidate": load_vm(args["candidate_artifact"])}
+    vms = {"baseline": dev_handle.load_vm(args["baseline_artifact"]), "candidate": dev_handle.load_vm(args["candidate_artifact"])}
     spec = args["args_spec"]
     n_sets = rotation.sets_for(spec)
     # A confirmation job asks for other sets than the search-time ones.
@@ -122,7 +128,7 @@ def paired(args):
         if ci <= max_ci:
             break
     mutated = sorted({i % len(spec) for i, (a, d) in enumerate(zip(host, shared)) if not np.array_equal(a, d.numpy(), equal_nan=True)})
-    spot = _spot_check(vms, shared, spec, n_sets, args)
+    spot = _spot_check(vms, shared, spec, n_sets, args, dev_handle)
     return {
         "inputs_mutated": mutated,
         "input_sets": n_sets,
@@ -143,7 +149,7 @@ def paired(args):
     }
 
 
-def _spot_check(vms, shared, spec, sets, args):
+def _spot_check(vms, shared, spec, sets, args, on):
     """One more timed-style call on each side; the candidate's output for
     every input set must match the baseline's on the same inputs."""
     if "atol" not in args:
@@ -151,8 +157,8 @@ def _spot_check(vms, shared, spec, sets, args):
     outs = {s: vm[rotation.FUNC](*shared) for s, vm in vms.items()}
     checked = 0
     for j in range(sets):
-        base = [o.numpy() for o in flatten(outs["baseline"][j])]
-        cand = [o.numpy() for o in flatten(outs["candidate"][j])]
+        base = [o.numpy() for o in on.flatten(on.item(outs["baseline"], j))]
+        cand = [o.numpy() for o in on.flatten(on.item(outs["candidate"], j))]
         if len(base) != len(cand):
             return {"ok": False, "checked": checked, "message": f"input set {j}: {len(cand)} outputs, the baseline gives {len(base)}"}
         for i, (c, b) in enumerate(zip(cand, base)):
