@@ -158,6 +158,8 @@ mod tests {
             &["kwb", "bench", "compare", "a.json", "b.json"],
             &["kwb", "diff", "s.jsonl", "0", "1", "--layer", "L2", "--side-by-side"],
             &["kwb", "run", "--task", "relu", "--strategy", "flat", "--agents", "builtin", "--budget", "2m", "--json"],
+            &["kwb", "run", "--task", "relu", "--device", "board", "--device-time", "1m"],
+            &["kwb", "bench", "--suite", "smoke", "--device", "board"],
         ] {
             let cli = <Cli as clap::Parser>::try_parse_from(args).unwrap_or_else(|e| panic!("{args:?}: {e}"));
             // Accessing every field is what panicked before on a clash of ids.

@@ -35,7 +35,7 @@ pub struct RunArgs {
     pub tokens: u64,
     /// Device-time budget (building is free; checking and timing count).
     #[arg(long, value_parser = parse_duration)]
-    pub device: Option<std::time::Duration>,
+    pub device_time: Option<std::time::Duration>,
     /// Session log to write, or to resume when it exists.
     #[arg(long)]
     pub session: Option<PathBuf>,
@@ -81,7 +81,7 @@ pub async fn run(ctx: &Workspace, a: RunArgs) -> Result<ExitCode> {
     let set = ctx.tasks()?;
     let task = set.get(&a.task)?;
     let backend = backend(&a.agents, a.provider.as_deref())?;
-    let budget = Budget { wall: a.budget, candidates: a.candidates, tokens: a.tokens, device: a.device.unwrap_or(a.budget) };
+    let budget = Budget { wall: a.budget, candidates: a.candidates, tokens: a.tokens, device: a.device_time.unwrap_or(a.budget) };
     let session = a.session.clone().unwrap_or_else(|| default_session(ctx, &a.task));
     let mut ev = ctx.evaluator(EvalOptions::default()).await?;
     ev.opts.baseline = pick_baseline(ctx, task, &a.baseline, &ev.opts.target)?;
