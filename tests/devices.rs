@@ -73,3 +73,154 @@ fn served_rpc_servers_are_listed_and_stop_with_kwb() {
         std::thread::sleep(Duration::from_millis(500));
     }
 }
+
+/// `kwb device serve` started for a test, killed (with its process group)
+/// when dropped.
+struct Serve(std::process::Child, #[allow(dead_code)] std::io::Lines<BufReader<std::process::ChildStdout>>);
+
+impl Serve {
+    fn start(home: &std::path::Path, python: &std::path::Path, args: &[&str]) -> Serve {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_kwb"))
+            .args(["device", "serve"])
+            .args(args)
+            .env("KWB_HOME", home)
+            .env("KWB_PYTHON", python)
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Kept open: serve reports on it until it stops.
+        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+        let ready = lines.next().and_then(Result::ok).unwrap_or_default();
+        assert!(ready.starts_with("serving:"), "`kwb device serve {args:?}` did not start: {ready:?}");
+        Serve(child, lines)
+    }
+
+    /// The server's process group, killed at once (as a board that loses
+    /// power): its servers and their sessions go with it.
+    fn kill_hard(&mut self) {
+        // The servers run in a process group of their own (the first
+        // server's), apart from `kwb device serve`.
+        for server in descendants_at(self.0.id(), 1) {
+            let group = unsafe { libc::getpgid(server as i32) };
+            if group > 0 {
+                unsafe { libc::kill(-group, libc::SIGKILL) };
+            }
+        }
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+impl Drop for Serve {
+    fn drop(&mut self) {
+        unsafe { libc::kill(self.0.id() as i32, libc::SIGTERM) };
+        let _ = self.0.wait();
+    }
+}
+
+/// Process ids under `pid`, by depth (1: children).
+fn descendants_at(pid: u32, depth: u32) -> Vec<u32> {
+    let mut level = vec![pid];
+    for _ in 0..depth {
+        let mut next = Vec::new();
+        for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+            let Ok(child) = entry.file_name().to_string_lossy().parse::<u32>() else { continue };
+            let Ok(stat) = std::fs::read_to_string(format!("/proc/{child}/stat")) else { continue };
+            // pid (comm) state ppid ...: comm may hold spaces, so read after
+            // ')'. A session that ended can linger as a zombie: not counted.
+            let fields: Vec<&str> = stat.rsplit_once(')').map(|(_, rest)| rest.split_whitespace().collect()).unwrap_or_default();
+            let live = fields.first().is_some_and(|s| *s != "Z");
+            let ppid = fields.get(1).and_then(|p| p.parse::<u32>().ok());
+            if live && ppid.is_some_and(|p| level.contains(&p)) {
+                next.push(child);
+            }
+        }
+        level = next;
+    }
+    level
+}
+
+fn board_home(python: &std::path::Path, tracker: &str, key: &str) -> tempfile::TempDir {
+    let home = tempfile::tempdir().unwrap();
+    // The board is this machine, so its target is the host's own: the same
+    // artifacts as a local run.
+    let local = devices_json(home.path(), python);
+    let target = device(&local, "local-cpu")["target"].clone();
+    std::fs::create_dir_all(home.path().join("config")).unwrap();
+    let toml_target: Vec<String> = target.as_object().unwrap().iter().map(|(k, v)| format!("\"{k}\" = {v}")).collect();
+    std::fs::write(
+        home.path().join("config/devices.toml"),
+        format!("[[device]]\nname = \"board\"\nkind = \"rpc\"\ntracker = \"{tracker}\"\nkey = \"{key}\"\ntarget = {{ {} }}\n", toml_target.join(", ")),
+    )
+    .unwrap();
+    home
+}
+
+fn eval_on_board(home: &std::path::Path, python: &std::path::Path, extra: &[&str]) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_kwb"))
+        .args(["--tasks", common::repo().join("tasks").to_str().unwrap(), "--device", "board", "eval", "--task", "relu", "--json"])
+        .args(extra)
+        .env("KWB_HOME", home)
+        .env("KWB_PYTHON", python)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+fn result_of(child: std::process::Child) -> serde_json::Value {
+    let o = child.wait_with_output().unwrap();
+    serde_json::from_slice(&o.stdout).unwrap_or_else(|_| panic!("no result: {}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr)))
+}
+
+#[test]
+fn a_candidate_is_checked_and_timed_on_an_rpc_board_and_a_server_killed_mid_job_is_retried_on_the_other() {
+    let env = pyenv::ensure(&common::paths(), false, false).expect("engine environment");
+    let tracker = format!("127.0.0.1:{}", free_port());
+    let key = format!("kwb-retry-{}", std::process::id());
+    let home = board_home(&env.python, &tracker, &key);
+    let _tracker = Serve::start(home.path(), &env.python, &["--start-tracker", "--servers", "0", "--key", &key, "--tracker", &tracker]);
+    let port = |p: u16| p.to_string();
+    let mut a = Serve::start(home.path(), &env.python, &["--servers", "1", "--key", &key, "--tracker", &tracker, "--port", &port(free_port())]);
+    let mut b = Serve::start(home.path(), &env.python, &["--servers", "1", "--key", &key, "--tracker", &tracker, "--port", &port(free_port())]);
+
+    // Through the board, as locally: correct on every seed, and timed.
+    let r = result_of(eval_on_board(home.path(), &env.python, &[]));
+    assert_eq!(r["correct"], true, "{r}");
+    assert!(r["speedup_median"].as_f64().is_some_and(|s| s > 0.5 && s < 2.0), "the reference against itself: {}", r["speedup_median"]);
+    assert_eq!(r["manifest"]["device"], "board");
+    for stage in ["check", "time"] {
+        assert_eq!(r["manifest"]["remote"][stage]["sessions"], 1, "{stage}: {}", r["manifest"]["remote"]);
+    }
+    assert_eq!(r["manifest"]["sandbox"]["remote"]["landlock"]["network"], "TCP connect only", "{}", r["manifest"]["sandbox"]);
+
+    // Again, with a long timing; the server that holds the session (a
+    // session is a process under the server's worker) is killed mid-job.
+    let job = eval_on_board(home.path(), &env.python, &["--pairs", "60"]);
+    let deadline = Instant::now() + Duration::from_secs(240);
+    let mut seen: Option<(char, u32, Instant)> = None;
+    let killed = loop {
+        assert!(Instant::now() < deadline, "no server ever held a session");
+        // serve -> rpc_server -> its worker -> the session.
+        let busy = [('a', &a), ('b', &b)].into_iter().find_map(|(n, s)| descendants_at(s.0.id(), 3).first().map(|&p| (n, p)));
+        match (busy, seen) {
+            // The same session for half a second: the timing, not the short check.
+            (Some((n, p)), Some((m, q, since))) if n == m && p == q && since.elapsed() > Duration::from_millis(500) => break n,
+            (Some((n, p)), Some((m, q, _))) if n == m && p == q => {}
+            (Some((n, p)), _) => seen = Some((n, p, Instant::now())),
+            (None, _) => seen = None,
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    eprintln!("killing server {killed} at {:?}", Instant::now());
+    if killed == 'a' { a.kill_hard() } else { b.kill_hard() }
+    eprintln!("killed at {:?}", Instant::now());
+    let r = result_of(job);
+    assert_eq!(r["correct"], true, "{r}");
+    assert!(r["failure"].is_null(), "the job was retried, not failed: {}", r["failure"]);
+    assert!(r["speedup_median"].as_f64().is_some(), "{r}");
+    let remote = &r["manifest"]["remote"];
+    let retried: Vec<&str> = ["check", "time"].into_iter().filter(|s| remote[*s]["sessions"] == 2).collect();
+    assert_eq!(retried.len(), 1, "one job lost its server and ran again on the other: {remote}");
+    assert!(remote[retried[0]]["lost"][0].as_str().is_some_and(|l| !l.is_empty()), "the loss is recorded: {remote}");
+}

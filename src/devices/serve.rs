@@ -136,7 +136,7 @@ pub fn start(python: &Path, o: &ServeOptions) -> Result<Served> {
     }
     let want = o.servers as u64;
     wait_for(
-        || tracker::summary(&o.tracker, Duration::from_secs(2)).is_ok_and(|s| s.queues.get(&o.key).is_some_and(|q| q.free >= want)),
+        || tracker::summary(&o.tracker, Duration::from_secs(2)).is_ok_and(|s| want == 0 || s.queues.get(&o.key).is_some_and(|q| q.free >= want)),
         Duration::from_secs(90),
         &mut served,
     )

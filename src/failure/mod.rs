@@ -30,6 +30,9 @@ pub enum FailureClass {
     Task,
     /// Cancelled by the user.
     Cancelled,
+    /// The device could not be reached or went away (twice): not the
+    /// candidate's doing.
+    Device,
     /// kwb or its worker failed; a bug to report.
     Internal,
 }
@@ -46,6 +49,7 @@ impl FailureClass {
             "crash" => Self::Crash,
             "task" => Self::Task,
             "cancelled" => Self::Cancelled,
+            "device" => Self::Device,
             _ => Self::Internal,
         }
     }
@@ -61,6 +65,7 @@ impl FailureClass {
             Self::Crash => "crash",
             Self::Task => "task",
             Self::Cancelled => "cancelled",
+            Self::Device => "device",
             Self::Internal => "internal",
         }
     }

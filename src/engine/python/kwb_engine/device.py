@@ -28,7 +28,7 @@ from .pipeline import first_line
 
 # Words in TVM's errors that mean the connection or the remote process went
 # away, not that the candidate computed something wrong.
-_LOST_MARKS = ("kShutdown", "RPCSessionTimeout", "Socket", "socket", "onnection reset", "onnection refused",
+_LOST_MARKS = ("RPCCode", "kShutdown", "RPCSessionTimeout", "Socket", "socket", "onnection reset", "onnection refused",
                "onnection closed", "Broken pipe", "RPCError")
 
 
@@ -169,5 +169,11 @@ def run_with_retry(args, job, attempts=2):
             last = first_line(e)
         finally:
             device.close()
-    raise JobError(errors.DEVICE, f"the device went away twice during the job (last: {last}); "
-                   "check the board and its server, or the candidate may crash the server's process", "device")
+    # Lost on two servers: if the device still answers, what it ran killed
+    # its server's process both times, and that is the candidate's doing.
+    try:
+        open_device(spec, 30).close()
+    except JobError:
+        raise JobError(errors.DEVICE, f"the device went away during the job and could not be reached again (last: {last}); "
+                       "check the board and its server", "device")
+    raise JobError(errors.CRASH, f"the candidate crashed the device's server process on two servers (last: {last})", "run")
