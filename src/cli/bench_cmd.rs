@@ -63,10 +63,13 @@ pub async fn run(ctx: &Workspace, a: BenchArgs) -> Result<ExitCode> {
     }
     let strategy = super::agent_runs::parse_agent(&a.agent)?;
     let fixed = if a.baseline == "auto" { crate::baseline::BaselineKind::Default } else { super::eval_cmd::parse_baseline(&a.baseline).map_err(anyhow::Error::msg)? };
+    if fixed == crate::baseline::BaselineKind::Tuned && ctx.device != crate::devices::LOCAL_CPU {
+        bail!("device `{}` has no tuned baseline: MetaSchedule tunes on this machine's CPU only for now; use --baseline default or auto", ctx.device);
+    }
     let noise_runs = crate::eval::BENCH_NOISE_RUNS;
     let ev = ctx.evaluator(EvalOptions { pairs: a.pairs, baseline: fixed, noise_runs, ..Default::default() }).await?;
     // With `auto`, tasks that have a tuning are timed against it by a second evaluator on the same engine.
-    let tuned_ev = crate::eval::Evaluator::new(ev.engine.clone(), ctx.paths.clone(), EvalOptions { pairs: a.pairs, baseline: crate::baseline::BaselineKind::Tuned, noise_runs, ..Default::default() });
+    let tuned_ev = crate::eval::Evaluator::new(ev.engine.clone(), ctx.paths.clone(), ctx.on_device(EvalOptions { pairs: a.pairs, baseline: crate::baseline::BaselineKind::Tuned, noise_runs, ..Default::default() })?);
     if crate::roofline::Machine::cached(&ctx.paths).is_none() {
         eprintln!("measuring this machine's peak FLOP/s and memory bandwidth for roofline shares (once)");
         crate::roofline::Machine::measure(&ev.engine, &ctx.paths).await?;

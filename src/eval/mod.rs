@@ -293,7 +293,9 @@ impl Evaluator {
         r.timing_valid = t["timing_valid"].as_bool() == Some(true);
         r.pairs = serde_json::from_value(t["samples"].clone()).unwrap_or_default();
         r.pair_count = r.pairs.len() as u32;
-        if let (Some(m), Some(size), Some(ms)) = (crate::roofline::Machine::cached(&self.paths), spec.size, r.candidate_ms) {
+        // The peaks are this machine's: a remote device's share needs its own.
+        let peaks = if self.opts.device_spec.is_null() { crate::roofline::Machine::cached(&self.paths) } else { None };
+        if let (Some(m), Some(size), Some(ms)) = (peaks, spec.size, r.candidate_ms) {
             r.roofline_share = m.share(&size, ms);
         }
         r.timing_rounds = t["rounds"].as_u64().unwrap_or(0) as u32;
