@@ -92,7 +92,8 @@ pub fn aggregate(results: &[EvalResult]) -> Aggregate {
 }
 
 pub fn table(results: &[EvalResult], agent: &str, baseline: &str, groups: &BTreeMap<String, Vec<String>>) -> String {
-    let mut s = format!("agent {agent}  baseline {baseline}\n");
+    let device = results.first().map_or(crate::devices::LOCAL_CPU, |r| r.manifest.device.as_str());
+    let mut s = format!("agent {agent}  baseline {baseline}  device {device}\n");
     s += &format!("{:<26} {:>7} {:>7} {:>11} {:>11} {:>8} {:>6} {:>6} {:>6} {:>9}  failure\n", "task", "build", "correct", "cand ms", "base ms", "speedup", "+/-", "valid", "roof", "peak mem");
     for r in results {
         let f = |x: Option<f64>| x.map(|v| format!("{v:.3}")).unwrap_or_else(|| "-".into());

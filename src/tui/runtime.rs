@@ -29,6 +29,7 @@ pub async fn run(ctx: &Workspace, args: Options) -> Result<ExitCode> {
     }
     let config = Config::load(Some(&ctx.paths.config), args.theme.as_deref());
     let mut app = App::new(config);
+    app.device = ctx.device.clone();
     let (tx, mut rx) = mpsc::unbounded_channel::<Action>();
     let mut driver = Driver::new(ctx, tx.clone());
     terminal::install_panic_hook();

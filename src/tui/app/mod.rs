@@ -154,6 +154,8 @@ pub struct App {
     pub log: VecDeque<String>,
     pub log_scroll: usize,
     pub engine: EngineState,
+    /// The device candidates are timed on (`--device`), shown in the header.
+    pub device: String,
     pub run: RunUi,
     pub pending: Vec<Key>,
     pub clock_ms: u64,
@@ -189,6 +191,7 @@ impl App {
             log: VecDeque::new(),
             log_scroll: 0,
             engine: EngineState::Off,
+            device: crate::devices::LOCAL_CPU.into(),
             run: RunUi { mode: Mode::Step, strategy: Strategy::Layered, next_layer: None, active: false, paused: false, status: "idle".into(), manual: None },
             pending: vec![],
             clock_ms: 0,
