@@ -194,15 +194,30 @@ fn a_candidate_is_checked_and_timed_on_an_rpc_board_and_a_server_killed_mid_job_
     }
     assert_eq!(r["manifest"]["sandbox"]["remote"]["landlock"]["network"], "TCP connect only", "{}", r["manifest"]["sandbox"]);
 
-    // Again, with a long timing; the server that holds the session (a
-    // session is a process under the server's worker) is killed mid-job.
-    let job = eval_on_board(home.path(), &env.python, &["--pairs", "60"]);
+    // serve -> rpc_server -> its worker -> a session, while one is open.
+    let sessions = |a: &Serve, b: &Serve| -> Vec<(char, u32)> {
+        [('a', a), ('b', b)].into_iter().flat_map(|(n, s)| descendants_at(s.0.id(), 3).into_iter().map(move |p| (n, p))).collect()
+    };
+    let free = || kwb::devices::tracker::summary(&tracker, Duration::from_secs(5)).ok().and_then(|s| s.queues.get(&key).map(|q| q.free));
+    // Both servers back with the tracker and no session of the first eval
+    // left, so any session seen below is the next eval's.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !(sessions(&a, &b).is_empty() && free() == Some(2)) {
+        assert!(Instant::now() < deadline, "the servers did not come back after the first eval: {:?}, free {:?}", sessions(&a, &b), free());
+        std::thread::sleep(Duration::from_millis(100));
+    }
+
+    // Again, with a long timing; the server that holds the session is
+    // killed mid-job. It holds the job when it is the only one with a
+    // session and the tracker has one server in use (a session that is
+    // ending leaves its server out of the tracker until it is gone).
+    let job = eval_on_board(home.path(), &env.python, &["--pairs", "100"]);
     let deadline = Instant::now() + Duration::from_secs(240);
     let mut seen: Option<(char, u32, Instant)> = None;
     let killed = loop {
         assert!(Instant::now() < deadline, "no server ever held a session");
-        // serve -> rpc_server -> its worker -> the session.
-        let busy = [('a', &a), ('b', &b)].into_iter().find_map(|(n, s)| descendants_at(s.0.id(), 3).first().map(|&p| (n, p)));
+        let open = sessions(&a, &b);
+        let busy = if open.len() == 1 && free() == Some(1) { Some(open[0]) } else { None };
         match (busy, seen) {
             // The same session for half a second: the timing, not the short check.
             (Some((n, p)), Some((m, q, since))) if n == m && p == q && since.elapsed() > Duration::from_millis(500) => break n,
