@@ -59,6 +59,26 @@ fn served_rpc_servers_are_listed_and_stop_with_kwb() {
     assert_eq!(board["reachable"], true, "{board}");
     assert!(board["detail"].as_str().unwrap().contains("2 free"), "{board}");
 
+    // A server that dies is started again; serving goes on.
+    let server = descendants_at(serve.id(), 1)
+        .into_iter()
+        .find(|p| std::fs::read_to_string(format!("/proc/{p}/cmdline")).is_ok_and(|c| c.contains("rpc_server")))
+        .expect("a server process under kwb device serve");
+    // Past the uptime below which a dying server is taken as broken.
+    std::thread::sleep(Duration::from_secs(15).saturating_sub(t.elapsed()));
+    unsafe { libc::kill(server as i32, libc::SIGKILL) };
+    let deadline = Instant::now() + Duration::from_secs(90);
+    loop {
+        let again = devices_json(home.path(), &env.python);
+        let detail = device(&again, "board")["detail"].as_str().unwrap_or("").to_string();
+        if detail.contains("2 free") && !descendants_at(serve.id(), 1).contains(&server) {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the killed server was not started again: {detail}");
+        std::thread::sleep(Duration::from_millis(500));
+    }
+    assert!(serve.try_wait().unwrap().is_none(), "serving stopped when one server died");
+
     // SIGTERM: the tracker and both servers go with it.
     unsafe { libc::kill(serve.id() as i32, libc::SIGTERM) };
     let status = serve.wait().unwrap();
@@ -100,14 +120,16 @@ impl Serve {
     fn kill_hard(&mut self) {
         // The servers run in a process group of their own (the first
         // server's), apart from `kwb device serve`.
-        for server in descendants_at(self.0.id(), 1) {
+        // `kwb device serve` first, so it cannot start its servers again.
+        let servers = descendants_at(self.0.id(), 1);
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+        for server in servers {
             let group = unsafe { libc::getpgid(server as i32) };
             if group > 0 {
                 unsafe { libc::kill(-group, libc::SIGKILL) };
             }
         }
-        let _ = self.0.kill();
-        let _ = self.0.wait();
     }
 }
 

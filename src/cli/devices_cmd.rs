@@ -120,7 +120,7 @@ async fn serve_cmd(ctx: &Workspace, a: ServeArgs) -> Result<ExitCode> {
     let exited = {
         let mut served = served;
         let waiter = tokio::task::spawn_blocking(move || {
-            let why = served.wait_any();
+            let why = served.supervise();
             (served, why)
         });
         tokio::select! {
@@ -138,7 +138,7 @@ async fn serve_cmd(ctx: &Workspace, a: ServeArgs) -> Result<ExitCode> {
         // The waiter owns the processes, and they are in their own group
         // (the terminal's Ctrl-C does not reach them): stop them by signal.
         None => {
-            serve::stop_group(group);
+            serve::stop_group(group.load(std::sync::atomic::Ordering::SeqCst));
             println!("stopped");
             Ok(ExitCode::SUCCESS)
         }

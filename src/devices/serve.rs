@@ -23,27 +23,67 @@ pub struct ServeOptions {
 
 /// The processes started, in one process group; stopped together on drop.
 pub struct Served {
-    children: Vec<Child>,
+    children: Vec<Process>,
     group: i32,
+    /// The group, for a signal handler that stops serving from outside.
+    shared_group: std::sync::Arc<std::sync::atomic::AtomicI32>,
+    python: std::path::PathBuf,
 }
 
+struct Process {
+    child: Child,
+    args: Vec<String>,
+    /// A server is started again when it dies; the tracker is not.
+    server: bool,
+    started: Instant,
+}
+
+/// A server that dies sooner than this after its start is not started
+/// again (its port is taken, or TVM cannot start): serving stops instead.
+const MIN_UPTIME: Duration = Duration::from_secs(10);
+
 impl Served {
-    /// Waits until one of the processes exits (then stops the others) and
-    /// says which.
-    pub fn wait_any(&mut self) -> String {
+    /// Keeps the servers up: one that dies (killed, or a candidate crashed
+    /// it) is started again, so the board stays served and a job lost with
+    /// it can be retried. Returns why serving cannot go on: the tracker
+    /// exited, or a server died right after starting.
+    pub fn supervise(&mut self) -> String {
         loop {
-            for c in &mut self.children {
-                if let Ok(Some(status)) = c.try_wait() {
-                    return format!("process {} exited ({status})", c.id());
+            for i in 0..self.children.len() {
+                let p = &mut self.children[i];
+                let Ok(Some(status)) = p.child.try_wait() else { continue };
+                let what = if p.server { "server" } else { "tracker" };
+                if !p.server || p.started.elapsed() < MIN_UPTIME {
+                    return format!("the {what} (process {}) exited ({status})", p.child.id());
+                }
+                eprintln!("the server (process {}) exited ({status}); starting it again", p.child.id());
+                let args = p.args.clone();
+                match self.respawn(&args) {
+                    Ok(child) => self.children[i] = Process { child, args, server: true, started: Instant::now() },
+                    Err(e) => return format!("a server exited ({status}) and could not be started again: {e:#}"),
                 }
             }
             std::thread::sleep(Duration::from_millis(200));
         }
     }
 
-    /// The process group every started process is in.
-    pub fn group(&self) -> i32 {
-        self.group
+    /// Starts a process again in the group, or leads a new one when the
+    /// group is gone (its every member died).
+    fn respawn(&mut self, args: &[String]) -> Result<Child> {
+        if let Ok(child) = spawn(&self.python, args, self.group) {
+            return Ok(child);
+        }
+        let child = spawn(&self.python, args, 0)?;
+        self.group = child.id() as i32;
+        self.shared_group.store(self.group, std::sync::atomic::Ordering::SeqCst);
+        Ok(child)
+    }
+
+    /// The process group every started process is in (it changes only if
+    /// every member died and a server was started again).
+    pub fn group(&self) -> std::sync::Arc<std::sync::atomic::AtomicI32> {
+        self.shared_group.store(self.group, std::sync::atomic::Ordering::SeqCst);
+        self.shared_group.clone()
     }
 
     pub fn stop(&mut self) {
@@ -52,7 +92,7 @@ impl Served {
             unsafe { libc::kill(-self.group, libc::SIGTERM) };
         }
         let deadline = Instant::now() + Duration::from_secs(5);
-        for c in &mut self.children {
+        for c in self.children.iter_mut().map(|p| &mut p.child) {
             while Instant::now() < deadline && matches!(c.try_wait(), Ok(None)) {
                 std::thread::sleep(Duration::from_millis(50));
             }
@@ -100,12 +140,13 @@ fn spawn(python: &Path, args: &[String], group: i32) -> Result<Child> {
 pub fn start(python: &Path, o: &ServeOptions) -> Result<Served> {
     let (host, port) = o.tracker.rsplit_once(':').with_context(|| format!("--tracker {}: write HOST:PORT", o.tracker))?;
     let tracker_port: u16 = port.parse().with_context(|| format!("--tracker {}: the port is not a number", o.tracker))?;
-    let mut served = Served { children: Vec::new(), group: 0 };
+    let mut served = Served { children: Vec::new(), group: 0, shared_group: Default::default(), python: python.to_path_buf() };
     if o.start_tracker {
         let args = ["-m", "tvm.exec.rpc_tracker", "--host", host, "--port", port, "--port-end", &(tracker_port + 1).to_string(), "--silent"];
-        let child = spawn(python, &args.map(String::from), 0)?;
+        let args = args.map(String::from).to_vec();
+        let child = spawn(python, &args, 0)?;
         served.group = child.id() as i32;
-        served.children.push(child);
+        served.children.push(Process { child, args, server: false, started: Instant::now() });
         wait_for(|| tracker::summary(&o.tracker, Duration::from_secs(2)).is_ok(), Duration::from_secs(60), &mut served)
             .with_context(|| format!("the tracker did not come up at {}", o.tracker))?;
     }
@@ -132,7 +173,7 @@ pub fn start(python: &Path, o: &ServeOptions) -> Result<Served> {
         if served.group == 0 {
             served.group = child.id() as i32;
         }
-        served.children.push(child);
+        served.children.push(Process { child, args: args.to_vec(), server: true, started: Instant::now() });
     }
     let want = o.servers as u64;
     wait_for(
@@ -150,7 +191,7 @@ fn wait_for(mut ready: impl FnMut() -> bool, limit: Duration, served: &mut Serve
         if ready() {
             return Ok(());
         }
-        for c in &mut served.children {
+        for c in served.children.iter_mut().map(|p| &mut p.child) {
             if let Ok(Some(status)) = c.try_wait() {
                 bail!("a process exited while starting ({status}); is the port taken?");
             }
