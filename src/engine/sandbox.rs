@@ -187,5 +187,11 @@ mod tests {
         assert!(lines[1].contains("NO seccomp (seccomp failed"), "{lines:?}");
         partial["build"]["landlock"] = json!({"applied": false, "why": "Landlock is not available"});
         assert!(summary(&partial).0[0].contains("NO Landlock"));
+        // A remote-measuring worker needs seccomp as a measuring one does.
+        let mut remote = full.clone();
+        remote["remote"] = json!({"landlock": {"applied": true, "abi": 7, "network": "TCP connect only"}, "seccomp": {"applied": false, "why": "x"}, "capabilities_dropped": true});
+        let (lines, complete) = summary(&remote);
+        assert!(!complete, "{lines:?}");
+        assert!(lines[2].starts_with("remote workers:") && lines[2].contains("TCP connect only") && lines[2].contains("NO seccomp"), "{lines:?}");
     }
 }
