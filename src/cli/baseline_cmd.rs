@@ -64,9 +64,7 @@ pub async fn run(ctx: &Workspace, cmd: BaselineCmd) -> Result<ExitCode> {
 }
 
 async fn tune(ctx: &Workspace, suite: Option<String>, task: Option<String>, trials_arg: &str, force: bool) -> Result<ExitCode> {
-    if ctx.device != crate::devices::LOCAL_CPU {
-        bail!("tuning on device `{}` is not built yet: MetaSchedule tunes on this machine's CPU (leave out --device)", ctx.device);
-    }
+    ctx.refuse_tuning_off_host()?;
     let calibration = baseline::Calibration::load(&ctx.paths);
     let fixed: Option<u32> = match trials_arg {
         "auto" => {

@@ -63,8 +63,8 @@ pub async fn run(ctx: &Workspace, a: BenchArgs) -> Result<ExitCode> {
     }
     let strategy = super::agent_runs::parse_agent(&a.agent)?;
     let fixed = if a.baseline == "auto" { crate::baseline::BaselineKind::Default } else { super::eval_cmd::parse_baseline(&a.baseline).map_err(anyhow::Error::msg)? };
-    if fixed == crate::baseline::BaselineKind::Tuned && ctx.device != crate::devices::LOCAL_CPU {
-        bail!("device `{}` has no tuned baseline: MetaSchedule tunes on this machine's CPU only for now; use --baseline default or auto", ctx.device);
+    if fixed == crate::baseline::BaselineKind::Tuned {
+        ctx.refuse_tuning_off_host()?;
     }
     let noise_runs = crate::eval::BENCH_NOISE_RUNS;
     let ev = ctx.evaluator(EvalOptions { pairs: a.pairs, baseline: fixed, noise_runs, ..Default::default() }).await?;

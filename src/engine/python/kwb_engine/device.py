@@ -17,7 +17,6 @@ not charged to the candidate as a wrong result.
 
 import gc
 import os
-import time
 
 import tvm
 from tvm import relax
@@ -75,7 +74,6 @@ class Rpc:
         host, _, port = tracker.rpartition(":")
         self.key = str(spec.get("key", ""))
         self.tracker = tracker
-        t0 = time.perf_counter()
         try:
             client = rpc.connect_tracker(host, int(port))
             # The tracker queues a request until a server under the key is
@@ -87,7 +85,6 @@ class Rpc:
         except Exception as e:
             raise JobError(errors.DEVICE, f"cannot get a server under key `{self.key}` from the RPC tracker at {tracker}: "
                            f"{first_line(e)}; is `kwb device serve` (or tvm.exec.rpc_server) running there?", "device")
-        self.connect_s = time.perf_counter() - t0
         self.dev = self.session.cpu()
         self.uploaded = {}
 
