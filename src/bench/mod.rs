@@ -2,6 +2,7 @@
 
 pub mod coverage;
 pub mod plot;
+pub mod progress;
 pub mod report;
 
 use crate::eval::EvalResult;
@@ -25,6 +26,12 @@ pub struct Aggregate {
     /// Median over timed tasks of the roofline share; the largest peak memory.
     pub median_roofline_share: Option<f64>,
     pub max_peak_memory_bytes: Option<u64>,
+    /// Against PyTorch eager on the same cores, over the correct tasks where
+    /// both were timed: the geometric mean of eager / candidate, and how
+    /// many of them (of `eager_timed`) were faster than eager.
+    pub geomean_vs_eager: Option<f64>,
+    pub faster_than_eager: usize,
+    pub eager_timed: usize,
 }
 
 /// Device time of one evaluation: correctness runs, timing, baseline choice.
@@ -83,6 +90,12 @@ pub fn aggregate(results: &[EvalResult]) -> Aggregate {
             (!v.is_empty()).then(|| v[v.len() / 2])
         },
         max_peak_memory_bytes: results.iter().filter_map(|r| r.peak_memory_bytes).max(),
+        geomean_vs_eager: {
+            let v: Vec<f64> = results.iter().filter_map(|r| r.vs_eager()).collect();
+            (!v.is_empty()).then(|| (v.iter().map(|s| s.ln()).sum::<f64>() / v.len() as f64).exp())
+        },
+        faster_than_eager: results.iter().filter_map(|r| r.vs_eager()).filter(|s| *s > 1.0).count(),
+        eager_timed: results.iter().filter(|r| r.vs_eager().is_some()).count(),
         device_s_per_candidate: results.iter().map(device_s).sum::<f64>() / n,
         device_s_per_success: {
             let ok = results.iter().filter(|r| r.correct).count();
@@ -94,17 +107,23 @@ pub fn aggregate(results: &[EvalResult]) -> Aggregate {
 pub fn table(results: &[EvalResult], agent: &str, baseline: &str, groups: &BTreeMap<String, Vec<String>>) -> String {
     let device = results.first().map_or(crate::devices::LOCAL_CPU, |r| r.manifest.device.as_str());
     let mut s = format!("agent {agent}  baseline {baseline}  device {device}\n");
-    s += &format!("{:<26} {:>7} {:>7} {:>11} {:>11} {:>8} {:>6} {:>6} {:>6} {:>9}  failure\n", "task", "build", "correct", "cand ms", "base ms", "speedup", "+/-", "valid", "roof", "peak mem");
+    let eager = results.iter().any(|r| r.eager.is_some());
+    if let Some(e) = results.iter().find_map(|r| r.eager.as_ref()) {
+        s += &format!("PyTorch eager: torch {} on {} thread(s), the thread count of TVM's runtime here\n", e.torch, e.threads);
+    }
+    let eager_cols = |a: &str, b: &str| if eager { format!(" {a:>10} {b:>8}") } else { String::new() };
+    s += &format!("{:<26} {:>7} {:>7} {:>11} {:>11} {:>8}{} {:>6} {:>6} {:>6} {:>9}  failure\n", "task", "build", "correct", "cand ms", "base ms", "speedup", eager_cols("eager ms", "vs eager"), "+/-", "valid", "roof", "peak mem");
     for r in results {
         let f = |x: Option<f64>| x.map(|v| format!("{v:.3}")).unwrap_or_else(|| "-".into());
         s += &format!(
-            "{:<26} {:>7} {:>7} {:>11} {:>11} {:>8} {:>6} {:>6} {:>6} {:>9}  {}\n",
+            "{:<26} {:>7} {:>7} {:>11} {:>11} {:>8}{} {:>6} {:>6} {:>6} {:>9}  {}\n",
             r.task,
             if r.compile_ok { "ok" } else { "FAIL" },
             if r.correct { "yes" } else { "no" },
             f(r.candidate_ms),
             f(r.baseline_ms),
             r.speedup_median.map(|v| format!("{v:.3}x")).unwrap_or_else(|| "-".into()),
+            eager_cols(&f(r.eager.as_ref().map(|e| e.ms)), &r.vs_eager().map(|v| format!("{v:.3}x")).unwrap_or_else(|| "-".into())),
             r.ci.map(|c| format!("{:.1}%", (c + r.noise.unwrap_or(0.0)) * 100.0)).unwrap_or_else(|| "-".into()),
             if r.timing_valid { "yes" } else { "no" },
             r.roofline_share.map(|x| format!("{:.1}%", x * 100.0)).unwrap_or_else(|| "-".into()),
@@ -126,6 +145,14 @@ pub fn table(results: &[EvalResult], agent: &str, baseline: &str, groups: &BTree
         a.geomean_speedup.map(|g| format!("{g:.3}x")).unwrap_or_else(|| "-".into()),
         a.tasks
     );
+    if a.eager_timed > 0 {
+        s += &format!(
+            "against PyTorch eager: geomean {}   faster on {} of {} correct tasks\n",
+            a.geomean_vs_eager.map(|g| format!("{g:.3}x")).unwrap_or_else(|| "-".into()),
+            a.faster_than_eager,
+            a.eager_timed
+        );
+    }
     if !a.failure_classes.is_empty() {
         let parts: Vec<String> = a.failure_classes.iter().map(|(k, v)| format!("{k} {v} ({:.0}%)", *v as f64 * 100.0 / a.tasks.max(1) as f64)).collect();
         s += &format!("failures: {}\n", parts.join(", "));
@@ -215,5 +242,26 @@ mod tests {
         assert!(!faster_than(&fallback, 1.0));
         let a = aggregate(&[fallback, result(true, true, Some(1.5))]);
         assert_eq!(a.correct_at_1, 0.5, "the reference an agent fell back to is not its correct candidate");
+    }
+
+    #[test]
+    fn pytorch_eager_is_compared_on_correct_tasks_only() {
+        let eager = |ms: f64| Some(crate::eval::eager::EagerTiming { ms, spread: None, rounds: 10, threads: 1, torch: "2".into() });
+        let mut faster = result(true, true, Some(1.0));
+        faster.candidate_ms = Some(1.0);
+        faster.eager = eager(4.0);
+        let mut slower = result(true, true, Some(1.0));
+        slower.candidate_ms = Some(4.0);
+        slower.eager = eager(1.0);
+        let mut wrong = result(false, false, None);
+        wrong.candidate_ms = Some(0.001);
+        wrong.eager = eager(1.0);
+        let rs = vec![faster, slower, wrong, result(true, true, Some(1.0))];
+        let a = aggregate(&rs);
+        assert_eq!((a.faster_than_eager, a.eager_timed), (1, 2), "a wrong candidate is never faster than eager");
+        assert!((a.geomean_vs_eager.unwrap() - 1.0).abs() < 1e-12);
+        let t = table(&rs, "a", "b", &BTreeMap::new());
+        assert!(t.contains("vs eager") && t.contains("4.000x") && t.contains("0.250x") && t.contains("faster on 1 of 2 correct tasks"), "{t}");
+        assert!(!table(&[result(true, true, Some(1.0))], "a", "b", &BTreeMap::new()).contains("eager"), "no eager columns when none was timed");
     }
 }

@@ -39,9 +39,18 @@ pub fn write(dir: &Path, results_json: &Value, results: &[EvalResult], table: &s
         results_json["baseline"].as_str().unwrap_or("?"),
     );
     let title = format!("{} vs {}", results_json["agent"].as_str().unwrap_or("?"), results_json["baseline"].as_str().unwrap_or("?"));
+    for stale in ["speedups.svg", "speedup-distribution.svg"] {
+        let _ = std::fs::remove_file(dir.join(stale));
+    }
     super::plot::speedup_bars(results, &dir.join("speedups.svg"), &title)?;
     super::plot::speedup_histogram(results, &dir.join("speedup-distribution.svg"), &title)?;
-    let md = md + "\n![speedup per task](speedups.svg)\n\n![distribution of speedups](speedup-distribution.svg)\n";
+    // The plots show validly timed tasks: where there are none, no plot is drawn.
+    let mut md = md;
+    for (file, alt) in [("speedups.svg", "speedup per task"), ("speedup-distribution.svg", "distribution of speedups")] {
+        if dir.join(file).exists() {
+            md += &format!("\n![{alt}]({file})\n");
+        }
+    }
     std::fs::write(dir.join("report.md"), md)?;
     Ok(())
 }

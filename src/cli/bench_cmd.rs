@@ -1,6 +1,7 @@
 //! `kwb bench`: every task of a suite through one agent strategy, then the table.
 
 use crate::workspace::Workspace;
+use crate::bench::progress::{Finished, Progress, Settings};
 use crate::bench::{aggregate, table};
 use crate::eval::{BASELINE_DEFAULT, EvalOptions};
 use anyhow::{Context, Result, bail};
@@ -40,9 +41,18 @@ pub struct BenchArgs {
     /// Paired measurements per timing round.
     #[arg(long, default_value_t = 15)]
     pub pairs: u32,
-    /// Write results.json, results.csv and report.md to this folder.
+    /// Write results.json, results.csv and report.md to this folder (and,
+    /// as tasks finish, progress.jsonl, which `--resume` goes on from).
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Go on from the tasks already finished in --out's progress.jsonl,
+    /// under the same settings.
+    #[arg(long, requires = "out")]
+    pub resume: bool,
+    /// Leave out PyTorch eager (timed beside each task when PyTorch is in
+    /// the engine environment: `kwb engine setup --with-torch`).
+    #[arg(long)]
+    pub no_eager: bool,
 }
 
 #[derive(clap::Subcommand, Debug)]
@@ -74,26 +84,67 @@ pub async fn run(ctx: &Workspace, a: BenchArgs) -> Result<ExitCode> {
         eprintln!("measuring this machine's peak FLOP/s and memory bandwidth for roofline shares (once)");
         crate::roofline::Machine::measure(&ev.engine, &ctx.paths).await?;
     }
+    let settings = Settings {
+        suite: a.suite.clone(),
+        agent: a.agent.clone(),
+        baseline: a.baseline.clone(),
+        device: ctx.device.clone(),
+        budget_per_task_s: a.budget.as_secs_f64(),
+        max_candidates: a.max_candidates,
+        pairs: a.pairs,
+        eager: !a.no_eager,
+    };
+    let mut progress = match &a.out {
+        Some(dir) => Some(Progress::open(dir, &settings, a.resume)?),
+        None => None,
+    };
+    // PyTorch eager stays on until it cannot run here (no PyTorch), which is said once.
+    let mut eager = !a.no_eager && ctx.device == crate::devices::LOCAL_CPU;
+    if !a.no_eager && !eager {
+        eprintln!("PyTorch eager is not timed on device {}: it runs on this machine's CPU only", ctx.device);
+    }
     let mut results = Vec::new();
     let mut runs = Vec::new();
     for (i, t) in tasks.iter().enumerate() {
-        let ev = if a.baseline == "auto" && super::run_cmd::pick_baseline(ctx, t, "auto", &ev.opts.target)? == crate::baseline::BaselineKind::Tuned { &tuned_ev } else { &ev };
-        if let Some((strategy, backend)) = &strategy {
-            eprintln!("[{}/{}] {}", i + 1, tasks.len(), t.id());
-            let (r, run) = super::agent_runs::run_task(ctx, ev, &set, t, *strategy, backend.clone(), &a).await?;
-            results.push(r);
-            runs.push(run);
+        if let Some(done) = progress.as_ref().and_then(|p| p.done.get(t.id())) {
+            eprintln!("[{}/{}] {} (finished before, kept)", i + 1, tasks.len(), t.id());
+            results.push(done.result.clone());
+            if strategy.is_some() {
+                runs.push(done.run.clone());
+            }
             continue;
         }
         eprintln!("[{}/{}] {}", i + 1, tasks.len(), t.id());
-        let source = match &a.candidates {
-            Some(dir) if a.agent == "file" => {
-                let p = dir.join(format!("{}.py", t.id()));
-                std::fs::read_to_string(&p).with_context(|| format!("no candidate for {} at {}", t.id(), p.display()))?
-            }
-            _ => t.reference_text()?,
+        let ev = if a.baseline == "auto" && super::run_cmd::pick_baseline(ctx, t, "auto", &ev.opts.target)? == crate::baseline::BaselineKind::Tuned { &tuned_ev } else { &ev };
+        let (mut r, run) = if let Some((strategy, backend)) = &strategy {
+            super::agent_runs::run_task(ctx, ev, &set, t, *strategy, backend.clone(), &a).await?
+        } else {
+            let source = match &a.candidates {
+                Some(dir) if a.agent == "file" => {
+                    let p = dir.join(format!("{}.py", t.id()));
+                    std::fs::read_to_string(&p).with_context(|| format!("no candidate for {} at {}", t.id(), p.display()))?
+                }
+                _ => t.reference_text()?,
+            };
+            (ev.evaluate(t, &source).await, serde_json::Value::Null)
         };
-        results.push(ev.evaluate(t, &source).await);
+        if eager {
+            match crate::eval::eager::time(&ev.engine, t).await {
+                Ok(e) => r.eager = Some(e),
+                Err(e) if e.to_string().contains("PyTorch is not in the engine environment") => {
+                    eprintln!("PyTorch eager is not timed: {e:#}");
+                    eager = false;
+                }
+                Err(e) => eprintln!("  PyTorch eager: {e:#}"),
+            }
+        }
+        if let Some(p) = progress.as_mut() {
+            p.record(Finished { task: t.id().to_string(), result: r.clone(), run: run.clone() })?;
+        }
+        results.push(r);
+        if strategy.is_some() {
+            runs.push(run);
+        }
     }
     let mut labels: Vec<String> = results.iter().map(|r| r.manifest.baseline.clone()).collect();
     labels.sort();

@@ -2,6 +2,7 @@
 //! clock, correctness on three seeds, then paired timing against the baseline.
 
 mod baseline_artifact;
+pub mod eager;
 mod reference_outputs;
 pub use reference_outputs::errors_against_pytorch;
 mod noise;
@@ -332,6 +333,7 @@ impl Evaluator {
             noise: None,
             fallback: None,
             search_speedup: None,
+            eager: None,
             manifest: Manifest {
                 kwb_version: env!("CARGO_PKG_VERSION").to_string(),
                 protocol: crate::engine::protocol::PROTOCOL_VERSION,

@@ -123,10 +123,23 @@ pub struct EvalResult {
     /// measured again in a fresh job on new inputs (this result's figure).
     #[serde(default)]
     pub search_speedup: Option<f64>,
+    /// PyTorch eager on the same machine and thread count, timed in the
+    /// same run (benchmarks only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub eager: Option<super::eager::EagerTiming>,
 }
 
 impl EvalResult {
     pub fn failed(&self) -> bool {
         self.failure.is_some()
+    }
+
+    /// How many times faster than PyTorch eager this candidate is, when it
+    /// is correct and both were timed.
+    pub fn vs_eager(&self) -> Option<f64> {
+        if !self.correct {
+            return None;
+        }
+        super::eager::speedup(self.eager.as_ref()?.ms, self.candidate_ms?)
     }
 }

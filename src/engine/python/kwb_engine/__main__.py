@@ -79,6 +79,11 @@ def main():
 
         return importer.import_task(args)
 
+    def time_eager(args):
+        from . import eager  # needs torch: imported only when asked
+
+        return eager.eager(args)
+
     ops = {
         "ping": lambda args: {"pong": True, "tvm_s": 0.0},
         "probe": doctor.probe,
@@ -98,6 +103,7 @@ def main():
         "time": timing.paired,
         "doctor": doctor.doctor,
         "import_task": import_task,
+        "eager": time_eager,
     }
     send({
         "v": PROTOCOL_VERSION,
