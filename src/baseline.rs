@@ -53,8 +53,16 @@ pub fn label(kind: BaselineKind, dir: Option<&Path>) -> String {
     match kind {
         BaselineKind::Default => "tvm-default-pipeline".into(),
         BaselineKind::Tuned => {
-            let trials = dir.and_then(tuning_report).and_then(|r| r["max_trials"].as_u64()).map(|t| t.to_string()).unwrap_or_else(|| "?".into());
-            format!("metaschedule-tuned ({trials} trials)")
+            let report = dir.and_then(tuning_report);
+            let trials = report.as_ref().and_then(|r| r["max_trials"].as_u64());
+            let label = format!("metaschedule-tuned ({} trials)", trials.map_or("?".to_string(), |t| t.to_string()));
+            let ran = report.as_ref().and_then(|r| r["trials"].as_u64());
+            match report {
+                Some(r) if r["nothing_to_tune"] == true => format!("{label}, nothing to tune: the default build"),
+                // MetaSchedule stops early when its design space holds fewer distinct schedules.
+                Some(_) if ran.zip(trials).is_some_and(|(ran, max)| ran < max) => format!("{label}, its space exhausted after {}", ran.unwrap_or(0)),
+                _ => label,
+            }
         }
     }
 }

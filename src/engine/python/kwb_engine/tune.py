@@ -48,10 +48,18 @@ def tune(args):
             seed=int(args.get("seed", 0)),
         )
     except Exception as e:
-        raise JobError(errors.BUILD, f"MetaSchedule tuning failed: {first_line(e)}", "tune")
+        # A module whose kernels have no block MetaSchedule can schedule (a
+        # scan written as an extern, for one) has nothing to tune: its tuned
+        # baseline is the default build, and the report says so.
+        if "No tasks to tune" not in str(e):
+            raise JobError(errors.BUILD, f"MetaSchedule tuning failed: {first_line(e)}", "tune")
+        ms.database.JSONDatabase(work_dir=work_dir)  # an empty database, so the tuned build is the default one
+        nothing = True
+    else:
+        nothing = False
     elapsed = time.perf_counter() - t0
     report = summarize(work_dir)
-    report.update({"max_trials": max_trials, "elapsed_s": elapsed, "tvm_s": elapsed})
+    report.update({"max_trials": max_trials, "elapsed_s": elapsed, "tvm_s": elapsed, "nothing_to_tune": nothing})
     with open(os.path.join(work_dir, "kwb-tuning.json"), "w") as f:
         json.dump(report, f, indent=1)
     return report
