@@ -113,7 +113,7 @@ pub fn analyse(mut profile: Value, machine: Option<&Machine>, facts: &PathFacts,
         }
     }
     if !top_name.is_empty() && !facts.l2_kernels.contains(&top_name) {
-        routes.push((Layer::L2, format!("vectorisation in `{top_name}`"), format!("`{top_name}` is generated for generic x86-64 (128-bit vectors){}", roof.map(|r| format!(" and reaches {:.1}% of its roofline", r * 100.0)).unwrap_or_default())));
+        routes.push((Layer::L2, format!("vectorisation in `{top_name}`"), format!("`{top_name}`'s generated code has no L2 edit yet{}", roof.map(|r| format!(" and reaches {:.1}% of its roofline", r * 100.0)).unwrap_or_default())));
     }
     if !facts.l0_edited {
         routes.push((Layer::L0, "graph".into(), "no graph rewrite tried on this branch yet".into()));

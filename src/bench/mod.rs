@@ -1,6 +1,7 @@
 //! The benchmark table: per-task results and the paper's aggregates.
 
 pub mod coverage;
+pub mod parity;
 pub mod plot;
 pub mod progress;
 pub mod report;

@@ -78,6 +78,7 @@ pub async fn run_task(ctx: &Workspace, ev: &Evaluator, set: &TaskSet, task: &Tas
         "task": task.id(), "session": session, "best_node": best.map(|n| n.id()), "best_speedup": best.and_then(|n| n.valid_speedup()),
         "confirmed_speedup": if result.fallback.is_none() { result.speedup_median } else { None }, "confirmed_valid": result.timing_valid && result.correct,
         "best_path_layers": path, "nodes": tree.nodes.len(), "refused": tree.refusals.len(),
+        "trials_to_parity": crate::bench::parity::trials_to_parity(&tree),
         "stopped_by": summary.as_ref().map(|s| s.stopped_by.clone()), "wall_s": summary.as_ref().map(|s| s.wall_s),
         "tokens_in": summary.as_ref().map(|s| s.tokens_in), "tokens_out": summary.as_ref().map(|s| s.tokens_out),
     });

@@ -146,6 +146,17 @@ pub async fn run(ctx: &Workspace, a: BenchArgs) -> Result<ExitCode> {
             runs.push(run);
         }
     }
+    // What the agents' search cost against MetaSchedule's, per task.
+    for run in runs.iter_mut() {
+        let Some(t) = tasks.iter().find(|t| run["task"] == t.id()) else { continue };
+        if run.get("trials_to_parity").is_none() {
+            let tree = run["session"].as_str().and_then(|p| crate::session::load(std::path::Path::new(p)).ok()).map(|l| crate::session::CandidateTree::from_events(&l.events));
+            run["trials_to_parity"] = json!(tree.and_then(|t| crate::bench::parity::trials_to_parity(&t)));
+        }
+        let timed_against_tuning = results.iter().any(|r| r.task == t.id() && r.manifest.baseline.starts_with("metaschedule-tuned"));
+        let report = crate::baseline::tuned_dir(&ctx.paths, t, &ev.opts.target).ok().and_then(|d| crate::baseline::tuning_report(&d));
+        run["metaschedule_trials"] = json!(report.filter(|_| timed_against_tuning).and_then(|r| r["trials"].as_u64()));
+    }
     let mut labels: Vec<String> = results.iter().map(|r| r.manifest.baseline.clone()).collect();
     labels.sort();
     labels.dedup();
@@ -169,14 +180,15 @@ pub async fn run(ctx: &Workspace, a: BenchArgs) -> Result<ExitCode> {
     let out = json!({"schema": 1, "suite": a.suite, "agent": a.agent, "baseline": baseline, "baseline_coverage": coverage,
                      "aggregate": aggregate(&results), "by_group": crate::bench::breakdown(&results, &groups), "results": results,
                      "agent_runs": runs, "budget_per_task_s": a.budget.as_secs_f64(), "max_candidates": a.max_candidates});
+    let table = table(&results, &a.agent, &baseline, &groups) + &crate::bench::parity::summary(&runs).unwrap_or_default();
     if let Some(dir) = &a.out {
-        crate::bench::report::write(dir, &out, &results, &table(&results, &a.agent, &baseline, &groups))?;
+        crate::bench::report::write(dir, &out, &results, &table)?;
         eprintln!("wrote results.json, results.csv and report.md to {}", dir.display());
     }
     if a.json {
         println!("{}", serde_json::to_string_pretty(&out)?);
     } else {
-        print!("{}", table(&results, &a.agent, &baseline, &groups));
+        print!("{table}");
     }
     Ok(ExitCode::SUCCESS)
 }
