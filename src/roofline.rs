@@ -7,6 +7,9 @@ use crate::tasks::meta::TaskSize;
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
 
+/// The measuring method of `kwb_engine/machine.py` whose peaks are kept.
+pub const METHOD: &str = "kernels v2";
+
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Machine {
     pub peak_flops: f64,
@@ -29,8 +32,12 @@ impl Machine {
         paths.data.join("machine.json")
     }
 
+    /// The cached peaks, unless they were measured by an older method
+    /// (a library matmul and copies, which were no upper bound: shares
+    /// passed 100%); those are measured again.
     pub fn cached(paths: &Paths) -> Option<Self> {
-        serde_json::from_str(&std::fs::read_to_string(Self::path(paths)).ok()?).ok()
+        let m: Self = serde_json::from_str(&std::fs::read_to_string(Self::path(paths)).ok()?).ok()?;
+        m.method.starts_with(METHOD).then_some(m)
     }
 
     /// Measures (timing exclusively) and caches the peaks.

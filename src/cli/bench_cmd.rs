@@ -146,6 +146,16 @@ pub async fn run(ctx: &Workspace, a: BenchArgs) -> Result<ExitCode> {
             runs.push(run);
         }
     }
+    // Shares against one set of peaks, the current ones, even for tasks a
+    // resumed run measured before the peaks were measured again.
+    if let Some(m) = crate::roofline::Machine::cached(&ctx.paths) {
+        for r in results.iter_mut().filter(|r| r.correct && r.manifest.device == crate::devices::LOCAL_CPU) {
+            let size = tasks.iter().find(|t| t.id() == r.task).and_then(|t| t.reference.as_ref()).and_then(|m| m.size);
+            if let (Some(size), Some(ms)) = (size, r.candidate_ms) {
+                r.roofline_share = m.share(&size, ms);
+            }
+        }
+    }
     // What the agents' search cost against MetaSchedule's, per task.
     for run in runs.iter_mut() {
         let Some(t) = tasks.iter().find(|t| run["task"] == t.id()) else { continue };
