@@ -31,11 +31,18 @@ impl BaselineKind {
     }
 }
 
-/// The tuning folder of one task on one target.
-pub fn tuned_dir(paths: &Paths, task: &Task, target: &Value) -> Result<PathBuf, Failure> {
+/// The tuning folder of one task on one target and device: a board's
+/// tuning is its own, even where its target is the same as this CPU's.
+pub fn tuned_dir(paths: &Paths, task: &Task, target: &Value, device: &str) -> Result<PathBuf, Failure> {
     let hash = task.content_hash().map_err(|e| Failure::new(FailureClass::Task, format!("{e:#}")))?;
     let t = hex::encode(&Sha256::digest(target.to_string().as_bytes())[..6]);
-    Ok(paths.data.join("baselines").join("tuned").join(format!("{}-{hash}-{t}", task.id())))
+    let on = if device == crate::devices::LOCAL_CPU { String::new() } else { format!("-on-{device}") };
+    Ok(paths.data.join("baselines").join("tuned").join(format!("{}-{hash}-{t}{on}", task.id())))
+}
+
+/// The tuning's command for a task, with the device when it is not this CPU.
+pub fn tune_command(task: &str, device: &str) -> String {
+    if device == crate::devices::LOCAL_CPU { format!("kwb baseline tune --task {task}") } else { format!("kwb --device {device} baseline tune --task {task}") }
 }
 
 /// What the last completed tuning of this folder reported, if any.
@@ -68,9 +75,12 @@ pub fn label(kind: BaselineKind, dir: Option<&Path>) -> String {
 }
 
 /// Tunes one task's reference with MetaSchedule, unless a finished tuning
-/// with at least `trials` exists. Returns the tuning report.
-pub async fn tune(engine: &Engine, paths: &Paths, task: &Task, target: &Value, trials: u32, force: bool) -> Result<(Value, bool), Failure> {
-    let dir = tuned_dir(paths, task, target)?;
+/// with at least `trials` exists. Returns the tuning report. `on` says
+/// where: its target, device name and (for a board) how to reach it; the
+/// trials are measured there.
+pub async fn tune(engine: &Engine, paths: &Paths, task: &Task, on: &crate::eval::EvalOptions, trials: u32, force: bool) -> Result<(Value, bool), Failure> {
+    let target = &on.target;
+    let dir = tuned_dir(paths, task, target, &on.device)?;
     if force {
         // Start from an empty database, so the convergence record is this run's alone.
         let _ = std::fs::remove_dir_all(&dir);
@@ -85,7 +95,7 @@ pub async fn tune(engine: &Engine, paths: &Paths, task: &Task, target: &Value, t
     let _ = std::fs::remove_file(dir.join("kwb-tuning.json"));
     let timeout = Duration::from_secs(600 + 120 * trials as u64);
     // Tuning measures candidates, so it has the device to itself.
-    let job = Job::new("tune", json!({"source": source, "target": target, "work_dir": dir, "max_trials": trials}), timeout).exclusive();
+    let job = Job::new("tune", json!({"source": source, "target": target, "work_dir": dir, "max_trials": trials, "device": on.device_spec}), timeout).exclusive();
     let out = engine.run(job).await?;
     Ok((out.result, true))
 }

@@ -83,15 +83,6 @@ impl Workspace {
         crate::devices::find(&crate::devices::load(&self.paths)?, &self.device)
     }
 
-    /// An error when the device is not this CPU: tunings are made here, and
-    /// one made on a remote device is not built yet.
-    pub fn refuse_tuning_off_host(&self) -> Result<()> {
-        if self.device != crate::devices::LOCAL_CPU {
-            bail!("device `{}` has no tuned baseline: MetaSchedule tunes on this machine's CPU only for now (use --baseline default or auto, or leave out --device to tune)", self.device);
-        }
-        Ok(())
-    }
-
     /// `opts` made to measure on the workspace's device: its name, its
     /// target (the local CPU's stays the host's own) and how to reach it.
     pub fn on_device(&self, mut opts: EvalOptions) -> Result<EvalOptions> {

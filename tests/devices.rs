@@ -261,3 +261,40 @@ fn a_candidate_is_checked_and_timed_on_an_rpc_board_and_a_server_killed_mid_job_
     assert_eq!(retried.len(), 1, "one job lost its server and ran again on the other: {remote}");
     assert!(remote[retried[0]]["lost"][0].as_str().is_some_and(|l| !l.is_empty()), "the loss is recorded: {remote}");
 }
+
+fn kwb_on(home: &std::path::Path, python: &std::path::Path, args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_kwb")).args(["--tasks", common::repo().join("tasks").to_str().unwrap()]).args(args).env("KWB_HOME", home).env("KWB_PYTHON", python).output().unwrap()
+}
+
+#[test]
+fn metaschedule_tunes_through_the_rpc_board_and_its_tuning_is_the_boards_alone() {
+    let env = pyenv::ensure(&common::paths(), false, false).expect("engine environment");
+    let tracker = format!("127.0.0.1:{}", free_port());
+    let key = format!("kwb-tune-{}", std::process::id());
+    let home = board_home(&env.python, &tracker, &key);
+    let _serve = Serve::start(home.path(), &env.python, &["--start-tracker", "--servers", "1", "--key", &key, "--tracker", &tracker, "--port", &free_port().to_string()]);
+    let text = |o: &std::process::Output| format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+
+    // Before any tuning, the board's tuned baseline is missing, and the
+    // message names the command with the device.
+    let missing = kwb_on(home.path(), &env.python, &["--device", "board", "eval", "--task", "relu", "--json", "--baseline", "tuned"]);
+    let v: serde_json::Value = serde_json::from_slice(&missing.stdout).unwrap_or_else(|_| panic!("{}", text(&missing)));
+    assert!(v["failure"]["message"].as_str().is_some_and(|m| m.contains("kwb --device board baseline tune --task relu")), "{}", v["failure"]);
+
+    let tuned = kwb_on(home.path(), &env.python, &["--device", "board", "baseline", "tune", "--task", "relu", "--trials", "2"]);
+    assert!(tuned.status.success(), "{}", text(&tuned));
+    let dirs: Vec<std::path::PathBuf> = std::fs::read_dir(home.path().join("data/baselines/tuned")).unwrap().map(|e| e.unwrap().path()).collect();
+    assert_eq!(dirs.len(), 1, "{dirs:?}");
+    assert!(dirs[0].file_name().unwrap().to_str().unwrap().ends_with("-on-board"), "keyed by the device: {dirs:?}");
+    let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dirs[0].join("kwb-tuning.json")).unwrap()).unwrap();
+    assert_eq!(report["device"]["key"], key.as_str(), "{report}");
+    assert!(report["kernels"][0]["best_us"].as_f64().is_some_and(|us| us > 0.0), "a trial was measured on the board: {report}");
+
+    // The board's tuning is its baseline there, and not this CPU's.
+    let r = result_of(eval_on_board(home.path(), &env.python, &["--baseline", "tuned"]));
+    assert_eq!(r["correct"], true, "{r}");
+    assert!(r["manifest"]["baseline"].as_str().unwrap().contains("metaschedule-tuned (2 trials"), "{}", r["manifest"]["baseline"]);
+    let here = kwb_on(home.path(), &env.python, &["eval", "--task", "relu", "--json", "--baseline", "tuned"]);
+    let v: serde_json::Value = serde_json::from_slice(&here.stdout).unwrap_or_else(|_| panic!("{}", text(&here)));
+    assert_eq!(v["failure_class"], "task", "this CPU has no tuning of its own: {v}");
+}

@@ -33,13 +33,13 @@ pub fn groups(results: &[EvalResult]) -> BTreeMap<String, Vec<String>> {
 
 /// Per task: the trials its tuning used per kernel against the calibrated
 /// budget; and one line for the table's header.
-pub fn describe(paths: &Paths, tasks: &[&Task], target: &Value, results: &[EvalResult]) -> (Value, String) {
+pub fn describe(paths: &Paths, tasks: &[&Task], on: &crate::eval::EvalOptions, results: &[EvalResult]) -> (Value, String) {
     let calibration = Calibration::load(paths);
     let mut rows = Vec::new();
     let (mut tuned, mut under) = (0, Vec::new());
     for t in tasks {
         let kernels = t.reference.as_ref().and_then(|r| r.size).map(|s| s.kernels.max(1)).unwrap_or(1) as u64;
-        let trials = tuned_dir(paths, t, target).ok().and_then(|d| tuning_report(&d)).and_then(|r| r["max_trials"].as_u64());
+        let trials = tuned_dir(paths, t, &on.target, &on.device).ok().and_then(|d| tuning_report(&d)).and_then(|r| r["max_trials"].as_u64());
         let per_kernel = trials.map(|n| n / kernels);
         let budget = calibration.as_ref().and_then(|c| c.per_kernel.get(&t.meta.level.to_string()).copied());
         if let Some(p) = per_kernel {

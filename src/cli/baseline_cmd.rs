@@ -64,7 +64,6 @@ pub async fn run(ctx: &Workspace, cmd: BaselineCmd) -> Result<ExitCode> {
 }
 
 async fn tune(ctx: &Workspace, suite: Option<String>, task: Option<String>, trials_arg: &str, force: bool) -> Result<ExitCode> {
-    ctx.refuse_tuning_off_host()?;
     let calibration = baseline::Calibration::load(&ctx.paths);
     let fixed: Option<u32> = match trials_arg {
         "auto" => {
@@ -82,8 +81,12 @@ async fn tune(ctx: &Workspace, suite: Option<String>, task: Option<String>, tria
         (None, None) => bail!("name a --task or a --suite to tune"),
     };
     let engine = ctx.engine(false).await?;
-    // The host CPU's own target, as evaluations use: tunings are keyed by it.
-    let target = crate::eval::host_target(&EvalOptions::default().target, &engine.versions()["host"]);
+    // Where evaluations measure (the host CPU's own target, or the device's),
+    // which tunings are keyed by; trials are measured on that device.
+    let on = tuning_on(ctx, &engine)?;
+    if on.device != crate::devices::LOCAL_CPU {
+        eprintln!("tuning on device {}: trials built here for its target, measured there", on.device);
+    }
     let started = Instant::now();
     let mut secs_per_trial: Option<f64> = None;
     let mut failed = 0;
@@ -102,7 +105,7 @@ async fn tune(ctx: &Workspace, suite: Option<String>, task: Option<String>, tria
                 let _ = std::io::stderr().flush();
             }
         });
-        let outcome = baseline::tune(&engine, &ctx.paths, t, &target, trials, force).await;
+        let outcome = baseline::tune(&engine, &ctx.paths, t, &on, trials, force).await;
         ticker.abort();
         if t0.elapsed() >= Duration::from_secs(15) {
             eprintln!();
@@ -127,15 +130,18 @@ async fn tune(ctx: &Workspace, suite: Option<String>, task: Option<String>, tria
 }
 
 async fn calibrate(ctx: &Workspace, ids: &[String], cap: u32, out: Option<std::path::PathBuf>) -> Result<ExitCode> {
+    if ctx.device != crate::devices::LOCAL_CPU {
+        bail!("calibration is this machine's (its budgets apply to every device's tunings): run `kwb baseline calibrate` without --device");
+    }
     let set = ctx.tasks()?;
     let engine = ctx.engine(false).await?;
-    // The host CPU's own target, as evaluations use: tunings are keyed by it.
-    let target = crate::eval::host_target(&EvalOptions::default().target, &engine.versions()["host"]);
+    let on = tuning_on(ctx, &engine)?;
+    let target = on.target.clone();
     let mut reports = Vec::new();
     for id in ids {
         let t = set.get(id)?;
         eprintln!("calibrating on {id} (level {}), up to {cap} trials", t.meta.level);
-        let (r, _) = baseline::tune(&engine, &ctx.paths, t, &target, cap, false).await.map_err(|f| anyhow::anyhow!("{id}: {f}"))?;
+        let (r, _) = baseline::tune(&engine, &ctx.paths, t, &on, cap, false).await.map_err(|f| anyhow::anyhow!("{id}: {f}"))?;
         reports.push((t, r));
     }
     let c = baseline::Calibration::derive(&reports, cap, &target, engine.versions());
@@ -151,9 +157,10 @@ async fn show(ctx: &Workspace, id: &str, module: bool, traces: bool) -> Result<E
     let set = ctx.tasks()?;
     let t = set.get(id)?;
     let engine = ctx.engine(false).await?;
-    let target = crate::eval::host_target(&EvalOptions::default().target, &engine.versions()["host"]);
-    let dir = tuned_dir(&ctx.paths, t, &target).map_err(|f| anyhow::anyhow!("{f}"))?;
-    let report = tuning_report(&dir).with_context(|| format!("{id} has no tuned baseline yet: run `kwb baseline tune --task {id}`"))?;
+    let on = tuning_on(ctx, &engine)?;
+    let target = on.target.clone();
+    let dir = tuned_dir(&ctx.paths, t, &target, &on.device).map_err(|f| anyhow::anyhow!("{f}"))?;
+    let report = tuning_report(&dir).with_context(|| format!("{id} has no tuned baseline yet: run `{}`", baseline::tune_command(id, &on.device)))?;
     if module {
         let engine = ctx.engine(false).await?;
         let out = engine
@@ -188,4 +195,10 @@ async fn show(ctx: &Workspace, id: &str, module: bool, traces: bool) -> Result<E
         );
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Where tunings are made and keyed: the workspace's device, with the host
+/// CPU's own target when that device is this machine.
+fn tuning_on(ctx: &Workspace, engine: &crate::engine::Engine) -> Result<EvalOptions> {
+    ctx.on_device(EvalOptions { target: crate::eval::host_target(&EvalOptions::default().target, &engine.versions()["host"]), ..Default::default() })
 }

@@ -73,9 +73,6 @@ pub async fn run(ctx: &Workspace, a: BenchArgs) -> Result<ExitCode> {
     }
     let strategy = super::agent_runs::parse_agent(&a.agent)?;
     let fixed = if a.baseline == "auto" { crate::baseline::BaselineKind::Default } else { super::eval_cmd::parse_baseline(&a.baseline).map_err(anyhow::Error::msg)? };
-    if fixed == crate::baseline::BaselineKind::Tuned {
-        ctx.refuse_tuning_off_host()?;
-    }
     let noise_runs = crate::eval::BENCH_NOISE_RUNS;
     let ev = ctx.evaluator(EvalOptions { pairs: a.pairs, baseline: fixed, noise_runs, ..Default::default() }).await?;
     // With `auto`, tasks that have a tuning are timed against it by a second evaluator on the same engine.
@@ -164,7 +161,7 @@ pub async fn run(ctx: &Workspace, a: BenchArgs) -> Result<ExitCode> {
             run["trials_to_parity"] = json!(tree.and_then(|t| crate::bench::parity::trials_to_parity(&t)));
         }
         let timed_against_tuning = results.iter().any(|r| r.task == t.id() && r.manifest.baseline.starts_with("metaschedule-tuned"));
-        let report = crate::baseline::tuned_dir(&ctx.paths, t, &ev.opts.target).ok().and_then(|d| crate::baseline::tuning_report(&d));
+        let report = crate::baseline::tuned_dir(&ctx.paths, t, &ev.opts.target, &ev.opts.device).ok().and_then(|d| crate::baseline::tuning_report(&d));
         run["metaschedule_trials"] = json!(report.filter(|_| timed_against_tuning).and_then(|r| r["trials"].as_u64()));
     }
     let mut labels: Vec<String> = results.iter().map(|r| r.manifest.baseline.clone()).collect();
@@ -185,7 +182,7 @@ pub async fn run(ctx: &Workspace, a: BenchArgs) -> Result<ExitCode> {
     }
     // fast_p per kind of baseline, and what the tuned baselines amounted to.
     groups.extend(crate::bench::coverage::groups(&results));
-    let (coverage, coverage_line) = crate::bench::coverage::describe(&ctx.paths, &tasks, &ev.opts.target, &results);
+    let (coverage, coverage_line) = crate::bench::coverage::describe(&ctx.paths, &tasks, &ev.opts, &results);
     let baseline = if a.baseline == "default" { baseline } else { format!("{baseline}\n{coverage_line}") };
     let out = json!({"schema": 1, "suite": a.suite, "agent": a.agent, "baseline": baseline, "baseline_coverage": coverage,
                      "aggregate": aggregate(&results), "by_group": crate::bench::breakdown(&results, &groups), "results": results,

@@ -61,25 +61,16 @@ pub fn backend(agents: &str, provider: Option<&str>) -> Result<Backend> {
     }
 }
 
-/// `auto`: the tuned baseline where this task has a finished tuning, else the default pipeline.
-/// `target` is the evaluator's (the host CPU's), which tunings are keyed by.
+/// `auto`: the tuned baseline where this task has a finished tuning on the
+/// workspace's device, else the default pipeline. `target` is the
+/// evaluator's (the device's), which tunings are keyed by with the device.
 pub fn pick_baseline(ctx: &Workspace, task: &crate::tasks::Task, choice: &str, target: &serde_json::Value) -> Result<BaselineKind> {
-    if ctx.device != crate::devices::LOCAL_CPU && choice == "auto" {
-        // Tunings are made on this CPU: a remote device has the default one.
-        return Ok(BaselineKind::Default);
-    }
     match choice {
         "auto" => {
-            let tuned = crate::baseline::tuned_dir(&ctx.paths, task, target).ok().and_then(|d| crate::baseline::tuning_report(&d)).is_some();
+            let tuned = crate::baseline::tuned_dir(&ctx.paths, task, target, &ctx.device).ok().and_then(|d| crate::baseline::tuning_report(&d)).is_some();
             Ok(if tuned { BaselineKind::Tuned } else { BaselineKind::Default })
         }
-        other => {
-            let kind = super::eval_cmd::parse_baseline(other).map_err(anyhow::Error::msg)?;
-            if kind == BaselineKind::Tuned {
-                ctx.refuse_tuning_off_host()?;
-            }
-            Ok(kind)
-        }
+        other => super::eval_cmd::parse_baseline(other).map_err(anyhow::Error::msg),
     }
 }
 

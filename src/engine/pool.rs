@@ -174,7 +174,7 @@ impl Engine {
             .map_err(|e| Failure::new(FailureClass::Internal, format!("{e:#}")).at("engine"))?;
         self.inner.stats.lock().unwrap().workers_started += 1;
         *self.inner.versions.lock().unwrap() = w.versions.clone();
-        if role != Role::Trusted {
+        if !matches!(role, Role::Trusted | Role::TrustedRemote) {
             self.inner.sandbox.lock().unwrap().insert(role, w.sandbox.clone());
         }
         Ok(w)

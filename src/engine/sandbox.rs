@@ -16,7 +16,8 @@
 //! RPC tracker: the same confinement, but with the host's network and TCP
 //! connect (no listen), since it only uploads artifacts and drives them
 //! there. *Trusted* work (tuning the reference, importing a task,
-//! doctor) keeps the limits above only.
+//! doctor) keeps the limits above only; tuning on a board (*trusted
+//! remote*) keeps the host's network to reach it.
 
 use std::ffi::OsString;
 use std::os::unix::process::CommandExt;
@@ -40,6 +41,9 @@ pub enum Role {
     Remote,
     /// Tuning the reference, importing tasks, doctor: no candidate text.
     Trusted,
+    /// Tuning the reference on a device behind a TVM RPC tracker: trusted
+    /// work (no candidate text) that needs the host's network to reach it.
+    TrustedRemote,
 }
 
 impl Role {
@@ -55,6 +59,7 @@ impl Role {
     pub fn for_job(op: &str, args: &serde_json::Value) -> Role {
         match Role::for_op(op) {
             Role::Measure if args["device"]["kind"] == "rpc" => Role::Remote,
+            Role::Trusted if args["device"]["kind"] == "rpc" => Role::TrustedRemote,
             role => role,
         }
     }
@@ -65,6 +70,7 @@ impl Role {
             Role::Measure => "measure",
             Role::Remote => "remote",
             Role::Trusted => "trusted",
+            Role::TrustedRemote => "trusted_remote",
         }
     }
 
@@ -134,7 +140,7 @@ pub fn worker_env(scratch: &Path, pythonpath: &Path, role: Role, writable: &[&Pa
 
 /// Applies the limits in the child between fork and exec.
 pub fn apply(cmd: &mut Command, limits: Limits, role: Role) {
-    let private_network = role != Role::Remote;
+    let private_network = !matches!(role, Role::Remote | Role::TrustedRemote);
     let bytes = limits.address_space_bytes;
     // SAFETY: only async-signal-safe libc calls between fork and exec.
     unsafe {
@@ -169,6 +175,8 @@ mod tests {
         assert_eq!(Role::for_job("time", &json!({"device": {"kind": "rpc", "key": "k"}})), Role::Remote);
         assert_eq!(Role::for_job("check", &json!({"device": {"kind": "local"}})), Role::Measure);
         assert_eq!(Role::for_job("build", &json!({"device": {"kind": "rpc"}})), Role::Build, "builds stay on this machine");
+        assert_eq!(Role::for_job("tune", &json!({"device": {"kind": "rpc"}})), Role::TrustedRemote, "tuning on a board needs the network");
+        assert_eq!(Role::for_job("tune", &json!({})), Role::Trusted);
     }
 
     #[test]

@@ -25,9 +25,9 @@ impl Evaluator {
         if self.opts.baseline == BaselineKind::Default {
             return Ok((default, BASELINE_DEFAULT.to_string()));
         }
-        let dir = crate::baseline::tuned_dir(&self.paths, task, &self.opts.target)?;
+        let dir = crate::baseline::tuned_dir(&self.paths, task, &self.opts.target, &self.opts.device)?;
         if crate::baseline::tuning_report(&dir).is_none() {
-            return Err(Failure::new(FailureClass::Task, format!("{} has no tuned baseline yet: run `kwb baseline tune --task {}`", task.id(), task.id())).at("baseline"));
+            return Err(Failure::new(FailureClass::Task, format!("{} has no tuned baseline yet: run `{}`", task.id(), crate::baseline::tune_command(task.id(), &self.opts.device))).at("baseline"));
         }
         let tuned_label = crate::baseline::label(BaselineKind::Tuned, Some(&dir));
         let tuned = self.built_baseline(task, Some(&dir), clock).await?;

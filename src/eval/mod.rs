@@ -342,7 +342,7 @@ impl Evaluator {
                 device: self.opts.device.clone(),
                 baseline: match self.opts.baseline {
                     crate::baseline::BaselineKind::Default => BASELINE_DEFAULT.to_string(),
-                    kind => crate::baseline::label(kind, crate::baseline::tuned_dir(&self.paths, task, &self.opts.target).ok().as_deref()),
+                    kind => crate::baseline::label(kind, crate::baseline::tuned_dir(&self.paths, task, &self.opts.target, &self.opts.device).ok().as_deref()),
                 },
                 task_hash: task.content_hash().unwrap_or_default(),
                 config_hash: self.opts.config_hash(),

@@ -35,6 +35,9 @@ def tune(args):
     with target:
         lowered = relax.get_pipeline("zero")(mod)
     max_trials = int(args.get("max_trials", 64))
+    run_timeout = int(args.get("run_timeout_s", 60))
+    device = args.get("device") or {}
+    runner = _runner(ms, device, run_timeout)
     try:
         ms.relax_integration.tune_relax(
             lowered,
@@ -44,7 +47,7 @@ def tune(args):
             max_trials_global=max_trials,
             num_trials_per_iter=int(args.get("trials_per_iter", min(max_trials, 32))),
             builder=ms.builder.LocalBuilder(timeout_sec=int(args.get("build_timeout_s", 120))),
-            runner=ms.runner.LocalRunner(timeout_sec=int(args.get("run_timeout_s", 60))),
+            runner=runner,
             seed=int(args.get("seed", 0)),
         )
     except Exception as e:
@@ -59,10 +62,29 @@ def tune(args):
         nothing = False
     elapsed = time.perf_counter() - t0
     report = summarize(work_dir)
-    report.update({"max_trials": max_trials, "elapsed_s": elapsed, "tvm_s": elapsed, "nothing_to_tune": nothing})
+    if device.get("kind") == "rpc" and not nothing and not any(k["best_us"] for k in report["kernels"]):
+        # Every trial failed to run there: a tuning with no measurement is no baseline.
+        raise JobError(errors.DEVICE, f"no trial ran on the device behind {device.get('tracker')} (key `{device.get('key')}`): "
+                       "check `kwb devices` and the server's log, then tune again (the records made so far are kept)", "tune")
+    report.update({"max_trials": max_trials, "elapsed_s": elapsed, "tvm_s": elapsed, "nothing_to_tune": nothing,
+                   "device": device if device.get("kind") == "rpc" else {"kind": "local"}})
     with open(os.path.join(work_dir, "kwb-tuning.json"), "w") as f:
         json.dump(report, f, indent=1)
     return report
+
+
+def _runner(ms, device, timeout_s):
+    """Where MetaSchedule measures its trials: this CPU, or the board behind
+    an RPC tracker that candidates are timed on (so the tuned baseline is
+    tuned on the device it is compared on). Builds stay on this machine."""
+    if device.get("kind") != "rpc":
+        return ms.runner.LocalRunner(timeout_sec=timeout_s)
+    host, _, port = str(device.get("tracker", "")).rpartition(":")
+    if not host or not port.isdigit():
+        raise JobError(errors.TASK, f"the device's tracker `{device.get('tracker')}` is not HOST:PORT", "tune")
+    config = ms.runner.RPCConfig(tracker_host=host, tracker_port=int(port), tracker_key=str(device.get("key", "")),
+                                 session_timeout_sec=timeout_s)
+    return ms.runner.RPCRunner(rpc_config=config, max_workers=1)
 
 
 def summarize(work_dir):
