@@ -92,6 +92,20 @@ fn served_rpc_servers_are_listed_and_stop_with_kwb() {
         assert!(Instant::now() < deadline, "the tracker outlived `kwb device serve`: {after}");
         std::thread::sleep(Duration::from_millis(500));
     }
+
+    // SIGKILL, which kwb cannot catch: the kernel stops what it started.
+    let mut serve = Serve::start(home.path(), &env.python, &["--start-tracker", "--servers", "1", "--key", &key, "--tracker", &tracker, "--port", &free_port().to_string()]);
+    // The tracker, the server, the guard shell and what they forked (TVM's
+    // popen workers hold the sockets and the tracker registration).
+    let started: Vec<u32> = (1..=3).flat_map(|d| descendants_at(serve.0.id(), d)).collect();
+    assert!(started.len() >= 4, "a tracker, a server and their workers: {started:?}");
+    let _ = serve.0.kill();
+    let _ = serve.0.wait();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while started.iter().any(|p| std::fs::read_to_string(format!("/proc/{p}/stat")).is_ok_and(|s| !s.rsplit_once(')').is_some_and(|(_, r)| r.trim_start().starts_with('Z')))) {
+        assert!(Instant::now() < deadline, "the tracker or server outlived a killed `kwb device serve`: {started:?}");
+        std::thread::sleep(Duration::from_millis(200));
+    }
 }
 
 /// `kwb device serve` started for a test, killed (with its process group)

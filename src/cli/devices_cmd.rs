@@ -4,7 +4,7 @@
 
 use crate::devices::{self, Device, Reach, serve};
 use crate::workspace::Workspace;
-use anyhow::Result;
+use anyhow::{Context, Result};
 use clap::{Args, Subcommand};
 use serde_json::{Value, json};
 use std::process::ExitCode;
@@ -107,27 +107,29 @@ async fn serve_cmd(ctx: &Workspace, a: ServeArgs) -> Result<ExitCode> {
     let env = tokio::task::spawn_blocking(move || crate::engine::pyenv::ensure(&paths, false, false)).await??;
     let opts = serve::ServeOptions { key: a.key, tracker: a.tracker, start_tracker: a.start_tracker, host: a.host, port: a.port, servers: a.servers };
     let python = env.python.clone();
-    let served = {
-        let opts_key = opts.key.clone();
-        let tracker = opts.tracker.clone();
-        let n = opts.servers;
-        let s = tokio::task::spawn_blocking(move || serve::start(&python, &opts)).await??;
-        println!("serving: {n} server(s) under key {opts_key} at tracker {tracker}; stop with Ctrl-C");
-        s
-    };
-    let group = served.group();
-    let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
-    let exited = {
-        let mut served = served;
-        let waiter = tokio::task::spawn_blocking(move || {
+    // One thread starts the processes and supervises them for as long as
+    // serving lasts: they die with it (PR_SET_PDEATHSIG belongs to the
+    // thread that started them), so a kwb killed outright leaves no server.
+    let (ready_tx, ready_rx) = tokio::sync::oneshot::channel();
+    let (done_tx, done_rx) = tokio::sync::oneshot::channel();
+    let (opts_key, tracker, n) = (opts.key.clone(), opts.tracker.clone(), opts.servers);
+    std::thread::spawn(move || match serve::start(&python, &opts) {
+        Ok(mut served) => {
+            let _ = ready_tx.send(Ok(served.group()));
             let why = served.supervise();
-            (served, why)
-        });
-        tokio::select! {
-            _ = tokio::signal::ctrl_c() => None,
-            _ = term.recv() => None,
-            r = waiter => Some(r?),
+            let _ = done_tx.send((served, why));
         }
+        Err(e) => {
+            let _ = ready_tx.send(Err(e));
+        }
+    });
+    let group = ready_rx.await.context("the serving thread stopped")??;
+    println!("serving: {n} server(s) under key {opts_key} at tracker {tracker}; stop with Ctrl-C");
+    let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
+    let exited = tokio::select! {
+        _ = tokio::signal::ctrl_c() => None,
+        _ = term.recv() => None,
+        r = done_rx => Some(r.context("the serving thread stopped")?),
     };
     match exited {
         Some((mut s, why)) => {

@@ -28,6 +28,32 @@ pub struct Served {
     /// The group, for a signal handler that stops serving from outside.
     shared_group: std::sync::Arc<std::sync::atomic::AtomicI32>,
     python: std::path::PathBuf,
+    /// A shell in the group that kills the whole group when the thread that
+    /// started it dies (the parent-death signal): if kwb is killed outright,
+    /// what TVM forked (its popen workers hold the listening sockets and the
+    /// tracker registration) goes too, not only the direct children.
+    guard: Option<Child>,
+}
+
+/// The guard's script: on SIGTERM, SIGKILL to its own process group.
+const GUARD: &str = "trap 'kill -9 0' TERM; while :; do sleep 3600 & wait $!; done";
+
+fn spawn_guard(group: i32) -> Result<Child> {
+    let mut cmd = Command::new("sh");
+    cmd.args(["-c", GUARD]).stdin(Stdio::null()).stdout(Stdio::null()).process_group(group);
+    // SAFETY: prctl and getppid are async-signal-safe.
+    let parent = std::process::id() as i32;
+    unsafe {
+        cmd.pre_exec(move || {
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM as libc::c_ulong);
+            // The parent may have died before prctl took effect.
+            if libc::getppid() != parent {
+                libc::kill(0, libc::SIGKILL);
+            }
+            Ok(())
+        });
+    }
+    cmd.spawn().context("cannot start the guard shell (sh)")
 }
 
 struct Process {
@@ -57,6 +83,9 @@ impl Served {
                     return format!("the {what} (process {}) exited ({status})", p.child.id());
                 }
                 eprintln!("the server (process {}) exited ({status}); starting it again", p.child.id());
+                // What it forked may live on, still registered with the
+                // tracker and listening: a server that would never answer.
+                kill_orphans(self.group);
                 let args = p.args.clone();
                 match self.respawn(&args) {
                     Ok(child) => self.children[i] = Process { child, args, server: true, started: Instant::now() },
@@ -103,7 +132,34 @@ impl Served {
             // SAFETY: as above; whatever TVM forked is in the group too.
             unsafe { libc::kill(-self.group, libc::SIGKILL) };
         }
+        if let Some(g) = self.guard.as_mut() {
+            let _ = g.kill();
+            let _ = g.wait();
+        }
         self.group = 0;
+    }
+}
+
+/// Kills the members of `group` whose parent is not in it (nor this
+/// process): left behind by a server that died, they are re-parented away.
+fn kill_orphans(group: i32) {
+    let Ok(dir) = std::fs::read_dir("/proc") else { return };
+    // (pid, ppid) of every process in the group.
+    let members: Vec<(i32, i32)> = dir
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<i32>().ok())
+        .filter_map(|pid| {
+            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+            // pid (comm) state ppid pgrp ...: comm may hold spaces.
+            let f: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+            (f.get(2)?.parse::<i32>().ok()? == group && f.first()? != &"Z").then_some((pid, f.get(1)?.parse().ok()?))
+        })
+        .collect();
+    let me = std::process::id() as i32;
+    for &(pid, ppid) in &members {
+        if ppid != me && !members.iter().any(|(p, _)| *p == ppid) {
+            // SAFETY: a process of our own group.
+            unsafe { libc::kill(pid, libc::SIGKILL) };
+        }
     }
 }
 
@@ -130,8 +186,16 @@ fn spawn(python: &Path, args: &[String], group: i32) -> Result<Child> {
     let mut cmd = Command::new(python);
     cmd.args(args).stdin(Stdio::null());
     // The first process leads a new group; the others join it, so one
-    // signal stops them all and nothing outlives `kwb device serve`.
+    // signal stops them all and nothing outlives `kwb device serve`. If kwb
+    // is killed outright, the kernel kills them (the parent-death signal).
     cmd.process_group(group);
+    // SAFETY: prctl is async-signal-safe.
+    unsafe {
+        cmd.pre_exec(|| {
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong);
+            Ok(())
+        });
+    }
     cmd.spawn().with_context(|| format!("cannot start {} {}", python.display(), args.join(" ")))
 }
 
@@ -140,13 +204,14 @@ fn spawn(python: &Path, args: &[String], group: i32) -> Result<Child> {
 pub fn start(python: &Path, o: &ServeOptions) -> Result<Served> {
     let (host, port) = o.tracker.rsplit_once(':').with_context(|| format!("--tracker {}: write HOST:PORT", o.tracker))?;
     let tracker_port: u16 = port.parse().with_context(|| format!("--tracker {}: the port is not a number", o.tracker))?;
-    let mut served = Served { children: Vec::new(), group: 0, shared_group: Default::default(), python: python.to_path_buf() };
+    let mut served = Served { children: Vec::new(), group: 0, shared_group: Default::default(), python: python.to_path_buf(), guard: None };
     if o.start_tracker {
         let args = ["-m", "tvm.exec.rpc_tracker", "--host", host, "--port", port, "--port-end", &(tracker_port + 1).to_string(), "--silent"];
         let args = args.map(String::from).to_vec();
         let child = spawn(python, &args, 0)?;
         served.group = child.id() as i32;
         served.children.push(Process { child, args, server: false, started: Instant::now() });
+        served.guard = Some(spawn_guard(served.group)?);
         wait_for(|| tracker::summary(&o.tracker, Duration::from_secs(2)).is_ok(), Duration::from_secs(60), &mut served)
             .with_context(|| format!("the tracker did not come up at {}", o.tracker))?;
     }
@@ -172,6 +237,7 @@ pub fn start(python: &Path, o: &ServeOptions) -> Result<Served> {
         let child = spawn(python, &args, served.group)?;
         if served.group == 0 {
             served.group = child.id() as i32;
+            served.guard = Some(spawn_guard(served.group)?);
         }
         served.children.push(Process { child, args: args.to_vec(), server: true, started: Instant::now() });
     }
