@@ -312,3 +312,18 @@ fn metaschedule_tunes_through_the_rpc_board_and_its_tuning_is_the_boards_alone()
     let v: serde_json::Value = serde_json::from_slice(&here.stdout).unwrap_or_else(|_| panic!("{}", text(&here)));
     assert_eq!(v["failure_class"], "task", "this CPU has no tuning of its own: {v}");
 }
+
+#[test]
+fn a_board_whose_tracker_is_down_is_a_device_failure_said_at_once() {
+    let env = pyenv::ensure(&common::paths(), false, false).expect("engine environment");
+    // Nothing listens on this port.
+    let home = board_home(&env.python, &format!("127.0.0.1:{}", free_port()), "nobody");
+    let t = Instant::now();
+    let r = result_of(eval_on_board(home.path(), &env.python, &[]));
+    assert_eq!(r["failure_class"], "device", "{r}");
+    assert!(r["failure"]["message"].as_str().is_some_and(|m| m.contains("kwb device serve")), "the message says what to do: {}", r["failure"]);
+    assert!(t.elapsed() < Duration::from_secs(60), "took {:?} (TVM alone retries for a minute)", t.elapsed());
+    let tune = kwb_on(home.path(), &env.python, &["--device", "board", "baseline", "tune", "--task", "relu", "--trials", "2"]);
+    let out = format!("{}{}", String::from_utf8_lossy(&tune.stdout), String::from_utf8_lossy(&tune.stderr));
+    assert!(!tune.status.success() && out.contains("no RPC tracker answers"), "{out}");
+}

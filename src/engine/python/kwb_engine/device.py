@@ -17,6 +17,7 @@ not charged to the candidate as a wrong result.
 
 import gc
 import os
+import socket
 
 import tvm
 from tvm import relax
@@ -75,6 +76,9 @@ class Rpc:
         self.key = str(spec.get("key", ""))
         self.tracker = tracker
         try:
+            # TVM's connect_tracker retries a refused connection for a
+            # minute: ask once, with a short timeout, whether anything listens.
+            socket.create_connection((host, int(port)), timeout=5).close()
             client = rpc.connect_tracker(host, int(port))
             # The tracker queues a request until a server under the key is
             # free; a key with no server at all would wait for ever.

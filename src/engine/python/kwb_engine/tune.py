@@ -8,6 +8,7 @@ one silently misses the records).
 
 import json
 import os
+import socket
 import time
 
 import tvm
@@ -82,6 +83,11 @@ def _runner(ms, device, timeout_s):
     host, _, port = str(device.get("tracker", "")).rpartition(":")
     if not host or not port.isdigit():
         raise JobError(errors.TASK, f"the device's tracker `{device.get('tracker')}` is not HOST:PORT", "tune")
+    try:
+        # As for measuring: a dead tracker is said at once, not after TVM's minute of retries.
+        socket.create_connection((host, int(port)), timeout=5).close()
+    except OSError as e:
+        raise JobError(errors.DEVICE, f"no RPC tracker answers at {host}:{port} ({e}); is `kwb device serve` running there?", "tune")
     config = ms.runner.RPCConfig(tracker_host=host, tracker_port=int(port), tracker_key=str(device.get("key", "")),
                                  session_timeout_sec=timeout_s)
     return ms.runner.RPCRunner(rpc_config=config, max_workers=1)
