@@ -241,3 +241,40 @@ fn logs_of_every_schema_version_load() {
     versions.dedup();
     assert_eq!(versions, (1..=kwb::session::SCHEMA_VERSION).collect::<Vec<_>>(), "one fixture per schema version");
 }
+
+/// The built-in elementwise move vectorizes within a row: lanes that cross
+/// rows of 56 (relu is 64x56x56) left the fused index's div/mod in vector
+/// form, so every load and store went lane by lane, 12x slower than TVM's
+/// default build. Each move offered for relu
+/// must divide the row, derive target code with contiguous vector loads, and
+/// stay correct.
+#[tokio::test]
+async fn elementwise_vector_moves_stay_within_a_row_and_stay_correct() {
+    let opts = EvalOptions { pairs: 5, max_rounds: 1, max_ci: 0.25, ..common::quick_opts() };
+    let ev = common::evaluator(opts).await;
+    let set = common::tasks();
+    let task = set.get("relu").unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = SessionRunner::create(&dir.path().join("moves.jsonl"), task, &ev).await.unwrap();
+    let l1 = s.tree.get(0).unwrap().record.texts.l1_module.clone();
+    let job = kwb::engine::Job::new("l1_moves", serde_json::json!({"l1_module": l1, "kernel": "relu"}), Duration::from_secs(120));
+    let out = ev.engine.run(job).await.unwrap();
+    let moves = out.result["moves"].as_array().unwrap();
+    let fused: Vec<&serde_json::Value> = moves.iter().filter(|m| m["name"].as_str().is_some_and(|n| n.starts_with("vec"))).collect();
+    assert!(!fused.is_empty(), "no elementwise move for relu: {moves:?}");
+    for m in &fused {
+        let trace: Vec<String> = m["trace"].as_array().unwrap().iter().map(|l| l.as_str().unwrap().to_string()).collect();
+        let lanes: u64 = trace.iter().find_map(|l| l.strip_prefix("o, i = sch.split(f, [None, ")?.strip_suffix("])")?.parse().ok()).unwrap_or_else(|| panic!("{trace:?}"));
+        assert_eq!(56 % lanes, 0, "{}: {lanes} lanes cross the rows of 56", m["name"]);
+        let id = s.edit(req(0, Layer::L1, Some("relu"), EditBody::Trace(trace.clone()), m["name"].as_str().unwrap())).await.unwrap().expect("the move applies");
+        let node = s.tree.get(id).unwrap();
+        let ll = &node.record.texts.l2["relu"];
+        // Lane-by-lane access needs an extract or insert per lane.
+        let by_lane = ll.matches("extractelement").count() + ll.matches("insertelement").count();
+        assert!(!ll.contains("gather") && by_lane < lanes as usize, "{}: the target code moves {by_lane} single lanes", m["name"]);
+        assert!(ll.contains(&format!("<{lanes} x float>")), "{}: no {lanes}-lane vector in the target code", m["name"]);
+        s.evaluate(id, Instant::now()).await.unwrap();
+        let r = s.tree.get(id).unwrap().result.clone().unwrap();
+        assert!(r.correct, "{}: {:?}", m["name"], r.failure);
+    }
+}
