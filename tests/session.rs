@@ -266,6 +266,7 @@ async fn elementwise_vector_moves_stay_within_a_row_and_stay_correct() {
         let trace: Vec<String> = m["trace"].as_array().unwrap().iter().map(|l| l.as_str().unwrap().to_string()).collect();
         let lanes: u64 = trace.iter().find_map(|l| l.strip_prefix("o, i = sch.split(f, [None, ")?.strip_suffix("])")?.parse().ok()).unwrap_or_else(|| panic!("{trace:?}"));
         assert_eq!(56 % lanes, 0, "{}: {lanes} lanes cross the rows of 56", m["name"]);
+        assert!(m["name"].as_str().unwrap().starts_with(&format!("vec{lanes}")), "{} is named by other lanes than its {lanes}", m["name"]);
         let id = s.edit(req(0, Layer::L1, Some("relu"), EditBody::Trace(trace.clone()), m["name"].as_str().unwrap())).await.unwrap().expect("the move applies");
         let node = s.tree.get(id).unwrap();
         let ll = &node.record.texts.l2["relu"];

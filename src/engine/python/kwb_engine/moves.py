@@ -153,8 +153,10 @@ def l1_moves(args):
                     add(f"inline-pad-tile{vec}x{tile}{'-par' if par else ''}", desc + "; padding computed inline", _contraction(main, vec, tile, par, dec, cache), inline)
     if len(blocks) == 1 and main is None:
         for vec in [16, 64, 8]:
+            # Named by the lanes it uses, which the row may make fewer than asked.
+            lanes = _divisor(blocks[0]["loops"][-1], [vec, 32, 16, 8, 4]) if blocks[0]["loops"] else None
             for par in ([True, False] if big else [False, True]):
-                add(f"vec{vec}{'-par' if par else ''}", f"fuse `{blocks[0]['name']}`'s loops into one, vectorize by {vec}" + (", split the rest across cores" if par else ""), _elementwise(blocks[0], vec, par))
+                add(f"vec{lanes}{'-par' if par else ''}", f"fuse `{blocks[0]['name']}`'s loops into one, vectorize by {lanes}" + (", split the rest across cores" if par else ""), _elementwise(blocks[0], vec, par))
     if len(blocks) > 1:
         for vec in [16, 8]:
             add(f"vec-inner{vec}", f"vectorize the innermost loop of every elementwise block by {vec}", _vectorize_spatial_blocks(blocks, vec) or None)
