@@ -8,26 +8,17 @@ Timed like a candidate: every call in a round sees another input set than
 the call before it (K sets drawn from the file's own get_inputs), a round's
 time is divided by K, and the figure is the median over rounds."""
 
-import os
 import time
 
-from . import errors
+from . import errors, machine
 from .errors import JobError
 
 INPUT_SETS = 4
 
 
 def _threads(args):
-    """TVM's own thread count (its runtime counts one thread per physical
-    core, taking x86 cores as hyper-threaded pairs), so both sides get the
-    same cores."""
-    n = args.get("threads")
-    if n:
-        return int(n)
-    import tvm
-
-    num_threads = tvm.get_global_func("runtime.NumThreads", allow_missing=True)
-    return int(num_threads()) if num_threads else (os.cpu_count() or 1)
+    """TVM's own thread count, so both sides get the same cores."""
+    return int(args.get("threads") or machine.tvm_threads())
 
 
 def eager(args):

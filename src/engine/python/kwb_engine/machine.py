@@ -99,8 +99,10 @@ def _build(scratch):
     return so
 
 
-def _threads():
-    """TVM's own thread count: a candidate's parallel loops get no more."""
+def tvm_threads():
+    """TVM's own thread count: a candidate's parallel loops get no more (its
+    runtime counts one thread per physical core, taking x86 cores as
+    hyper-threaded pairs)."""
     try:
         import tvm
 
@@ -157,7 +159,7 @@ def measure(args):
     scratch = tempfile.mkdtemp(prefix="kwb-peaks-")
     so = _build(scratch)
     repeats = int(args.get("repeats", 30))
-    threads = int(args.get("threads") or _threads())
+    threads = int(args.get("threads") or tvm_threads())
     outs = [(ctypes.c_float * 16)() for _ in range(threads)]
     iters = int(args.get("fma_iters", 200_000))
     flops = _best_rate(lambda: _on_threads(threads, lambda i: so.fma_peak(iters, outs[i])), threads * 16 * 16 * 2 * iters, repeats, 5.0)

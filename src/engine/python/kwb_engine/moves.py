@@ -34,15 +34,20 @@ def _divisor(n, prefs):
     return next((v for v in prefs if n % v == 0 and n >= v), None)
 
 
+def _row_lanes(b, vec):
+    """The lanes an elementwise move uses when asked for `vec`. They must
+    divide the innermost loop: a vector that crosses a row (16 lanes over
+    rows of 56) leaves the fused index's div/mod in vector form, and every
+    load and store goes lane by lane. Measured on relu (64x56x56): 16 lanes
+    12x slower than TVM's default build, 8 on par."""
+    return _divisor(b["loops"][-1], [vec, 32, 16, 8, 4]) if b["loops"] else None
+
+
 def _elementwise(b, vec, par):
     n = 1
     for e in b["loops"]:
         n *= e
-    # The lanes must divide the innermost loop: a vector that crosses a row
-    # (16 lanes over rows of 56) leaves the fused index's div/mod in vector
-    # form, and every load and store goes lane by lane. Measured on relu
-    # (64x56x56): 16 lanes 12x slower than TVM's default build, 8 on par.
-    v = _divisor(b["loops"][-1], [vec, 32, 16, 8, 4]) if b["loops"] else None
+    v = _row_lanes(b, vec)
     if v is None:
         return None
     lines = [f'b = sch.get_sblock("{b["name"]}")', "f = sch.fuse(*sch.get_loops(b))", f"o, i = sch.split(f, [None, {v}])"]
@@ -154,7 +159,7 @@ def l1_moves(args):
     if len(blocks) == 1 and main is None:
         for vec in [16, 64, 8]:
             # Named by the lanes it uses, which the row may make fewer than asked.
-            lanes = _divisor(blocks[0]["loops"][-1], [vec, 32, 16, 8, 4]) if blocks[0]["loops"] else None
+            lanes = _row_lanes(blocks[0], vec)
             for par in ([True, False] if big else [False, True]):
                 add(f"vec{lanes}{'-par' if par else ''}", f"fuse `{blocks[0]['name']}`'s loops into one, vectorize by {lanes}" + (", split the rest across cores" if par else ""), _elementwise(blocks[0], vec, par))
     if len(blocks) > 1:
