@@ -99,6 +99,12 @@ fn bench_runs_an_agent_strategy_per_task_and_records_its_runs() {
     for r in runs {
         assert!(std::path::Path::new(r["session"].as_str().unwrap()).exists(), "{r}");
         assert!(r["nodes"].as_u64().unwrap() >= 2, "the agents made candidates for {}", r["task"]);
+        // The fastest correct candidates were measured again to pick the winner.
+        let finalists = r["finalists"].as_array().unwrap_or_else(|| panic!("no finalists: {r}"));
+        assert!(finalists.len() <= 3 && finalists.iter().all(|f| f["node"].as_u64().is_some_and(|n| n > 0) && f.get("again").is_some()), "{r}");
+        if let Some(best) = r["best_node"].as_u64() {
+            assert!(finalists.iter().any(|f| f["node"] == best), "the winner is a finalist: {r}");
+        }
     }
     assert!(text(&out).contains("agent layered-builtin"), "{}", text(&out));
     // Finished runs are reused: a stopped benchmark resumes without redoing tasks.

@@ -279,3 +279,52 @@ async fn elementwise_vector_moves_stay_within_a_row_and_stay_correct() {
         assert!(r.correct, "{}: {:?}", m["name"], r.failure);
     }
 }
+
+/// The L1 agent's design-space moves: schedules sampled from MetaSchedule's
+/// own space for a kernel, then, once variants are measured, ranked by a
+/// cost model trained on them. Each offered trace is MetaSchedule's (tiling
+/// decisions sampled), changes the kernel's loops, builds and stays
+/// correct; a second round learns from the first round's measurements and
+/// never offers a schedule already tried.
+#[tokio::test]
+async fn design_space_moves_are_sampled_learned_from_and_stay_correct() {
+    let opts = EvalOptions { pairs: 5, max_rounds: 1, max_ci: 0.25, ..common::quick_opts() };
+    let ev = common::evaluator(opts).await;
+    let set = common::tasks();
+    let task = set.get("matmul_256").unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = SessionRunner::create(&dir.path().join("space.jsonl"), task, &ev).await.unwrap();
+    let root = s.tree.get(0).unwrap().record.texts.clone();
+    let round = |seed: u32, measured: Vec<serde_json::Value>, tried: Vec<Vec<String>>| {
+        let args = serde_json::json!({"l1_module": root.l1_module, "kernel": "matmul", "target": ev.opts.target, "count": 3,
+                                      "seed": seed, "measured": measured, "tried": tried});
+        kwb::engine::Job::new("l1_space_moves", args, Duration::from_secs(300))
+    };
+    let first = ev.engine.run(round(0, vec![], vec![])).await.unwrap().result;
+    let moves = first["moves"].as_array().unwrap().clone();
+    assert_eq!(moves.len(), 3, "{first}");
+    assert_eq!(first["trained_on"], 0);
+    let traces: Vec<Vec<String>> = moves.iter().map(|m| m["trace"].as_array().unwrap().iter().map(|l| l.as_str().unwrap().to_string()).collect()).collect();
+    let mut measured = vec![];
+    for (m, trace) in moves.iter().zip(&traces).take(2) {
+        assert!(trace.iter().any(|l| l.contains("sch.sample_perfect_tile(")), "{}: not a MetaSchedule trace", m["name"]);
+        assert!(m["rationale"].as_str().unwrap().contains("at random"), "{m}");
+        let id = s.edit(req(0, Layer::L1, Some("matmul"), EditBody::Trace(trace.clone()), m["name"].as_str().unwrap())).await.unwrap().expect("the move applies");
+        let node = s.tree.get(id).unwrap();
+        assert_ne!(node.record.texts.l1_module, root.l1_module, "{}: the kernel is unchanged", m["name"]);
+        let r = node.result.clone().unwrap();
+        assert!(r.correct, "{}: {:?}", m["name"], r.failure);
+        measured.push(serde_json::json!({"trace": trace, "seconds": r.candidate_ms.unwrap() / 1e3}));
+    }
+    let second = ev.engine.run(round(1, measured, traces.clone())).await.unwrap().result;
+    assert_eq!(second["trained_on"], 2, "{second}");
+    let again = second["moves"].as_array().unwrap();
+    assert!(!again.is_empty(), "{second}");
+    let scores: Vec<f64> = again.iter().map(|m| m["predicted"].as_f64().expect("a trained round ranks by prediction")).collect();
+    assert!(scores.windows(2).all(|w| w[0] >= w[1]), "not ranked best first: {scores:?}");
+    for m in again {
+        let trace: Vec<String> = m["trace"].as_array().unwrap().iter().map(|l| l.as_str().unwrap().to_string()).collect();
+        assert!(!traces.contains(&trace), "{}: a schedule already tried is offered again", m["name"]);
+        assert!(m["rationale"].as_str().unwrap().contains("trained on 2 measured"), "{m}");
+    }
+}

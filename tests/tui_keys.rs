@@ -345,3 +345,68 @@ fn a_burst_of_config_changes_reloads_once() {
     app.send(Action::Msg(Msg::ConfigChanged));
     assert_eq!(app.effects.iter().filter(|e| matches!(e, Effect::ReloadConfig)).count(), 2);
 }
+
+#[test]
+fn the_device_picker_lists_probed_devices_and_switches_only_to_a_reachable_one() {
+    use kwb::tui::requests::DeviceRow;
+    let fx = Fixture::new();
+    let mut app = fx.opened(100, 24);
+    app.keys("D");
+    assert!(matches!(app.effects.pop(), Some(Effect::ListDevices)), "D asks for the devices");
+    let row = |name: &str, kind: &str, reachable: bool, detail: &str| DeviceRow { name: name.into(), kind: kind.into(), reachable, detail: detail.into() };
+    let rows = vec![
+        row("local-cpu", "local", true, "this machine"),
+        row("board", "rpc", false, "tracker 127.0.0.1:9190: connection refused"),
+        row("board2", "rpc", true, "tracker 127.0.0.1:9390: key k1: 2 free, 0 pending"),
+    ];
+    app.send(Action::Msg(Msg::Devices(Ok(rows))));
+    let screen = app.render();
+    assert!(screen.contains("board2") && screen.contains("unreachable") && screen.contains("2 free"), "{screen}");
+    app.keys("j enter");
+    assert!(app.effects.is_empty(), "an unreachable device is not switched to: {:?}", app.effects);
+    assert!(app.render().contains("cannot be reached"), "the picker says why");
+    app.keys("j enter");
+    assert!(matches!(app.effects.pop(), Some(Effect::SwitchDevice(n)) if n == "board2"));
+    app.send(Action::Msg(Msg::DeviceSwitched(Ok("board2".into()))));
+    app.send(Action::Msg(Msg::EngineReady));
+    assert_eq!(app.app.device, "board2");
+    assert!(app.render().contains("timing on board2"), "the header names the device");
+    // A run in progress keeps its device.
+    app.keys("2 B a");
+    assert!(matches!(app.effects.pop(), Some(Effect::StartRun(_))));
+    app.send(Action::Msg(Msg::RunStarted { session: "/tmp/x.jsonl".into(), mode: Mode::Auto }));
+    app.effects.clear();
+    app.keys("D");
+    assert!(!app.effects.iter().any(|e| matches!(e, Effect::ListDevices)), "no switch while a run times on board2");
+    assert!(app.render().contains("stop the run first"));
+}
+
+#[test]
+fn a_device_that_goes_away_mid_run_is_shown_and_the_run_goes_on() {
+    let fx = Fixture::new();
+    let mut app = fx.opened(120, 24);
+    app.send(Action::Msg(Msg::EngineReady));
+    app.keys("2 B a");
+    assert!(matches!(app.effects.pop(), Some(Effect::StartRun(_))));
+    let log = std::fs::read_to_string(tui_support::fixture_log()).unwrap();
+    let finished: serde_json::Value = log.lines().map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()).find(|e| e["type"] == "eval_finished").unwrap();
+    let event = |seq: u64, class: Option<&str>| {
+        let mut e = finished.clone();
+        e["seq"] = seq.into();
+        if let Some(c) = class {
+            e["result"]["correct"] = false.into();
+            e["result"]["failure_class"] = c.into();
+            e["result"]["failure"] = serde_json::json!({"class": c, "message": "no RPC tracker answers at 127.0.0.1:9390"});
+        }
+        serde_json::from_value::<kwb::session::Event>(e).unwrap()
+    };
+    app.send(Action::Msg(Msg::RunEvent(event(1000, Some("device")))));
+    let screen = app.render();
+    assert!(screen.contains("local-cpu unreachable"), "the header says the device went away:\n{screen}");
+    assert!(screen.contains("went away"), "{screen}");
+    assert!(app.app.run.active, "the run goes on");
+    app.keys("7");
+    assert!(app.render().contains("no RPC tracker answers"), "the jobs pane says why");
+    app.send(Action::Msg(Msg::RunEvent(event(1001, Some("numeric_mismatch")))));
+    assert!(!app.render().contains("unreachable"), "an evaluation that reached the device clears it");
+}

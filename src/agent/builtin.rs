@@ -3,7 +3,10 @@
 //! passes at L0, schedule traces at L1. L2 has no built-in moves: both sides
 //! are built for the host ISA, so attribute-only moves would earn nothing.
 //! The L1 agent refines by measurement: once siblings have been timed, the untried moves
-//! closest to the fastest one go first (a small local search).
+//! closest to the fastest one go first (a small local search). When a hot
+//! kernel's rule moves are used up, it searches MetaSchedule's design space
+//! for that kernel in rounds ranked by a cost model trained on the
+//! kernel's measured variants (see the engine's `space.py`).
 
 use super::hardware::{PathFacts, kernel_for};
 use super::{Agent, AgentContext, BoxFuture, EditProposal, Proposal, Tools, Turn, Usage};
@@ -32,11 +35,21 @@ pub struct BuiltinAgent {
     queues: HashMap<(u32, String), VecDeque<Move>>,
     /// Move names by trace, to recognise which move made a node.
     names: HashMap<Vec<String>, String>,
+    /// Rounds of design-space sampling spent per (node, kernel).
+    space_rounds: HashMap<(u32, String), u32>,
 }
+
+/// Rounds of MetaSchedule design-space sampling the L1 agent spends on one
+/// kernel at one node once its rule-based moves are used up, and the
+/// schedules each round offers (ranked by a cost model trained on the
+/// kernel's variants measured so far).
+const SPACE_ROUNDS: u32 = 4;
+const SPACE_PER_ROUND: u32 = 4;
+const SPACE_MIN_SHARE: f64 = 0.10;
 
 impl BuiltinAgent {
     pub fn new(layer: Layer, engine: Engine, target: Value) -> Self {
-        Self { layer, engine, target, queues: HashMap::new(), names: HashMap::new() }
+        Self { layer, engine, target, queues: HashMap::new(), names: HashMap::new(), space_rounds: HashMap::new() }
     }
 
     async fn fetch(&mut self, ctx: &AgentContext<'_>, kernel: &str) -> Result<VecDeque<Move>, String> {
@@ -51,8 +64,12 @@ impl BuiltinAgent {
             Layer::L2 => ("l2_moves", json!({"text": texts.text(Layer::L2, Some(kernel)).unwrap_or_default()})),
         };
         let out = self.engine.run(Job::new(op, args, Duration::from_secs(120))).await.map_err(|f| f.to_string())?;
+        Ok(self.moves_of(&out.result))
+    }
+
+    fn moves_of(&mut self, result: &Value) -> VecDeque<Move> {
         let mut q = VecDeque::new();
-        for m in out.result["moves"].as_array().into_iter().flatten() {
+        for m in result["moves"].as_array().into_iter().flatten() {
             let name = m["name"].as_str().unwrap_or("move").to_string();
             let body = if let Some(trace) = m["trace"].as_array() {
                 let lines: Vec<String> = trace.iter().filter_map(|l| l.as_str().map(str::to_string)).collect();
@@ -63,7 +80,20 @@ impl BuiltinAgent {
             };
             q.push_back(Move { name, rationale: m["rationale"].as_str().unwrap_or_default().to_string(), body });
         }
-        Ok(q)
+        q
+    }
+
+    /// One round of design-space sampling for `kernel` at the context's
+    /// node: what its children on this kernel measured trains the ranking.
+    async fn fetch_space(&mut self, ctx: &AgentContext<'_>, kernel: &str, round: u32) -> Result<VecDeque<Move>, String> {
+        let node = ctx.tree.get(ctx.node).ok_or("no such node")?;
+        let (measured, tried) = kernel_variants(ctx.tree, ctx.node, kernel);
+        let args = json!({
+            "l1_module": node.record.texts.l1_module, "kernel": kernel, "target": self.target,
+            "count": SPACE_PER_ROUND, "seed": ctx.node * 1000 + round, "measured": measured, "tried": tried,
+        });
+        let out = self.engine.run(Job::new("l1_space_moves", args, Duration::from_secs(300))).await.map_err(|f| f.to_string())?;
+        Ok(self.moves_of(&out.result))
     }
 
     /// The kernels this agent may work on at `node`, in the order to try them.
@@ -139,7 +169,17 @@ impl Agent for BuiltinAgent {
                     }
                 }
                 let mut q = self.queues.remove(&key).unwrap_or_default();
-                if self.layer == Layer::L1 {
+                let rounds = self.space_rounds.get(&key).copied().unwrap_or(0);
+                if self.layer == Layer::L1 && q.is_empty() && rounds < SPACE_ROUNDS && worth_searching(ctx.profile, &kernel) {
+                    self.space_rounds.insert(key.clone(), rounds + 1);
+                    match self.fetch_space(ctx, &kernel, rounds).await {
+                        Ok(more) => {
+                            transcript.push(format!("{} schedules sampled from MetaSchedule's design space for `{kernel}` (round {})", more.len(), rounds + 1));
+                            q = more;
+                        }
+                        Err(e) => transcript.push(format!("no design-space samples for `{kernel}`: {e}")),
+                    }
+                } else if self.layer == Layer::L1 && rounds == 0 {
                     self.refine(ctx.tree, ctx.node, &kernel, &mut q);
                 }
                 let next = q.pop_front();
@@ -153,6 +193,34 @@ impl Agent for BuiltinAgent {
             Ok(Turn { proposal: Proposal::Exhausted { reason: format!("no untried {} moves from node {}", self.layer, ctx.node) }, usage: Usage::default(), transcript })
         })
     }
+}
+
+/// Whether a kernel takes enough of the time for a search over its design
+/// space to pay (a reshape at 0.1% does not): at least SPACE_MIN_SHARE of
+/// kernel time in the profile (any kernel while there is no profile).
+fn worth_searching(profile: Option<&Value>, kernel: &str) -> bool {
+    let Some(rows) = profile.and_then(|p| p["kernels"].as_array()) else { return true };
+    rows.iter().find(|r| r["name"] == kernel).and_then(|r| r["share"].as_f64()).is_some_and(|s| s >= SPACE_MIN_SHARE)
+}
+
+/// A kernel's variants among `node`'s children: those measured correct
+/// (trace and the candidate's measured seconds; siblings differ only in
+/// this kernel, so their times rank its schedules) and every trace
+/// already tried.
+fn kernel_variants(tree: &CandidateTree, node: u32, kernel: &str) -> (Vec<Value>, Vec<Vec<String>>) {
+    let (mut measured, mut tried) = (vec![], vec![]);
+    let Some(parent) = tree.get(node) else { return (measured, tried) };
+    for c in parent.children.iter().filter_map(|c| tree.get(*c)) {
+        if c.record.layer != Layer::L1 || c.record.kernel.as_deref() != Some(kernel) {
+            continue;
+        }
+        let Some(trace) = c.record.trace.clone() else { continue };
+        if let Some(ms) = c.result.as_ref().filter(|r| r.correct).and_then(|r| r.candidate_ms).filter(|ms| *ms > 0.0) {
+            measured.push(json!({"trace": trace, "seconds": ms / 1e3}));
+        }
+        tried.push(trace);
+    }
+    (measured, tried)
 }
 
 /// The flat strategy's built-in agent: the same moves, no hardware agent and

@@ -86,10 +86,14 @@ pub fn analyse(mut profile: Value, machine: Option<&Machine>, facts: &PathFacts,
     // not exhausted wins.
     let mut routes: Vec<(Layer, String, String)> = vec![];
     let overhead_share = if total > 0.0 { overhead / total } else { 0.0 };
-    if launches >= 8.0 && overhead_share > 0.25 && !facts.l0_edited {
+    // An L0 edit derives L1 and L2 again from the new graph, so the
+    // schedules and target-code edits made on the way here would be lost:
+    // graph rewrites are routed only from nodes without them.
+    let l0_open = !facts.l0_edited && facts.l1_kernels.is_empty() && facts.l2_kernels.is_empty();
+    if launches >= 8.0 && overhead_share > 0.25 && l0_open {
         routes.push((Layer::L0, "launch and allocation overhead".into(), format!("{launches:.0} kernel launches per run; {:.0}% of {total:.3} ms is outside the kernels", overhead_share * 100.0)));
     }
-    if has_nchw_conv && !facts.l0_edited {
+    if has_nchw_conv && l0_open {
         routes.push((Layer::L0, "layout".into(), "conv2d runs in NCHW: channels are not the innermost, vectorizable axis".into()));
     }
     if !top_name.is_empty() && !facts.l1_kernels.contains(&top_name) {
@@ -115,7 +119,7 @@ pub fn analyse(mut profile: Value, machine: Option<&Machine>, facts: &PathFacts,
     if !top_name.is_empty() && !facts.l2_kernels.contains(&top_name) {
         routes.push((Layer::L2, format!("vectorisation in `{top_name}`"), format!("`{top_name}`'s generated code has no L2 edit yet{}", roof.map(|r| format!(" and reaches {:.1}% of its roofline", r * 100.0)).unwrap_or_default())));
     }
-    if !facts.l0_edited {
+    if l0_open {
         routes.push((Layer::L0, "graph".into(), "no graph rewrite tried on this branch yet".into()));
     }
     let chosen = routes.iter().find(|(l, _, _)| !exhausted.contains(l)).cloned();
@@ -168,10 +172,13 @@ mod tests {
     }
 
     #[test]
-    fn a_scheduled_kernel_goes_to_l2_and_then_the_graph() {
+    fn a_scheduled_kernel_goes_to_l2_and_never_back_to_the_graph() {
         let facts = PathFacts { l1_kernels: vec!["matmul".into(), "add".into()], l2_kernels: vec![], l0_edited: false };
         assert_eq!(analyse(profile(), None, &facts, "", &[])["route"], "L2");
-        assert_eq!(analyse(profile(), None, &facts, "", &[Layer::L2])["route"], "L0");
+        // An L0 edit here would derive L1 again and lose both schedules.
+        assert!(analyse(profile(), None, &facts, "R.nn.conv2d(x, w)", &[Layer::L2])["route"].is_null());
+        let fresh = PathFacts { l1_kernels: vec![], l2_kernels: vec![], l0_edited: false };
+        assert_eq!(analyse(profile(), None, &fresh, "", &[Layer::L1, Layer::L2])["route"], "L0");
         let done = PathFacts { l1_kernels: vec!["matmul".into(), "add".into()], l2_kernels: vec!["matmul".into()], l0_edited: true };
         assert!(analyse(profile(), None, &done, "", &[])["route"].is_null());
     }

@@ -45,25 +45,8 @@ mod tests {
     use serde_json::json;
 
     fn tree(speedups: &[Option<f64>]) -> CandidateTree {
-        use crate::session::{Event, EventKind, NodeRecord};
-        let mut events = Vec::new();
-        let mut seq = 0;
-        for (id, s) in (0u32..).zip(std::iter::once(&Some(1.0)).chain(speedups)) {
-            let node = NodeRecord { id, parent: id.checked_sub(1), layer: crate::ir::Layer::L1, kernel: None, author: "t".into(), rationale: String::new(), trace: None, texts: Default::default() };
-            seq += 1;
-            events.push(Event { seq, ts_ms: seq, kind: EventKind::Edit { node } });
-            let result = json!({
-                "task": "t", "candidate_sha256": "x", "compile_ok": true, "correct": s.is_some(), "seeds": [], "max_errors": [],
-                "failure_class": null, "failure": null, "candidate_ms": 1.0, "baseline_ms": 1.0, "speedup_median": s,
-                "timing_valid": s.is_some(), "spread": null, "ci": null, "samples": 0, "sample_list": [], "timing_rounds": 0,
-                "compile_s": null, "wall_s": 0.0, "engine_overhead_s": 0.0, "stages": [],
-                "manifest": {"kwb_version": "0", "protocol": 1, "versions": null, "target": null, "device": "d", "baseline": "b",
-                             "task_hash": "", "config_hash": "", "config": null, "created_unix_s": 0}
-            });
-            seq += 1;
-            events.push(Event { seq, ts_ms: seq, kind: EventKind::EvalFinished { node: id, result: Box::new(serde_json::from_value(result).unwrap()), cost: Default::default() } });
-        }
-        CandidateTree::from_events(&events)
+        let points: Vec<(Option<f64>, bool)> = speedups.iter().map(|s| (*s, s.is_some())).collect();
+        CandidateTree::synthetic(&points)
     }
 
     #[test]

@@ -126,6 +126,22 @@ impl CandidateTree {
         self.nodes.iter().filter(|n| n.valid_speedup().is_some()).max_by(|a, b| a.valid_speedup().unwrap().total_cmp(&b.valid_speedup().unwrap()))
     }
 
+    /// The `k` agent-made candidates that were correct and that the search
+    /// saw faster than the root (the reference), fastest first by their
+    /// search-time point estimate, whether or not that timing was valid: on
+    /// a noisy machine the fastest candidate is often the one whose
+    /// interval came out too wide, and measuring the finalists again
+    /// decides between them. None when nothing beat the reference.
+    pub fn finalists(&self, k: usize) -> Vec<&Node> {
+        let point = |n: &Node| n.result.as_ref().filter(|r| r.correct).and_then(|r| r.speedup_median).filter(|s| s.is_finite());
+        let root = self.get(0).and_then(point).unwrap_or(0.0);
+        let mut v: Vec<&Node> = self.nodes.iter().filter(|n| n.id() != 0 && point(n).is_some_and(|s| s > root)).collect();
+        let point = |n: &Node| point(n).unwrap_or(0.0);
+        v.sort_by(|a, b| point(b).total_cmp(&point(a)).then(a.id().cmp(&b.id())));
+        v.truncate(k);
+        v
+    }
+
     /// Ids from the root down to `id`.
     pub fn path_to(&self, id: u32) -> Vec<u32> {
         let mut path = vec![];
@@ -176,5 +192,52 @@ impl CandidateTree {
         for c in &n.children {
             self.render_node(*c, depth + 1, best, out);
         }
+    }
+}
+
+#[cfg(test)]
+impl CandidateTree {
+    /// A chain of nodes for tests: the root at 1.0x, then one node per
+    /// point (its speedup, None for a wrong candidate, and whether its
+    /// timing was valid).
+    pub(crate) fn synthetic(points: &[(Option<f64>, bool)]) -> Self {
+        use super::event::{Event, EventKind, NodeRecord};
+        use serde_json::json;
+        let mut events = Vec::new();
+        let mut seq = 0;
+        for (id, (s, valid)) in (0u32..).zip(std::iter::once(&(Some(1.0), true)).chain(points)) {
+            let node = NodeRecord { id, parent: id.checked_sub(1), layer: crate::ir::Layer::L1, kernel: None, author: "t".into(), rationale: String::new(), trace: None, texts: Default::default() };
+            seq += 1;
+            events.push(Event { seq, ts_ms: seq, kind: EventKind::Edit { node } });
+            let result = json!({
+                "task": "t", "candidate_sha256": "x", "compile_ok": true, "correct": s.is_some(), "seeds": [], "max_errors": [],
+                "failure_class": null, "failure": null, "candidate_ms": 1.0, "baseline_ms": 1.0, "speedup_median": s,
+                "timing_valid": s.is_some() && *valid, "spread": null, "ci": null, "samples": 0, "sample_list": [], "timing_rounds": 0,
+                "compile_s": null, "wall_s": 0.0, "engine_overhead_s": 0.0, "stages": [],
+                "manifest": {"kwb_version": "0", "protocol": 1, "versions": null, "target": null, "device": "d", "baseline": "b",
+                             "task_hash": "", "config_hash": "", "config": null, "created_unix_s": 0}
+            });
+            seq += 1;
+            events.push(Event { seq, ts_ms: seq, kind: EventKind::EvalFinished { node: id, result: Box::new(serde_json::from_value(result).unwrap()), cost: Default::default() } });
+        }
+        Self::from_events(&events)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::CandidateTree;
+
+    #[test]
+    fn finalists_are_the_fastest_correct_candidates_valid_or_not() {
+        // Node 2 is the fastest but its interval was too wide; node 4 is wrong.
+        let t = CandidateTree::synthetic(&[(Some(0.9), true), (Some(1.4), false), (Some(1.1), true), (None, false), (Some(1.0), true)]);
+        let ids: Vec<u32> = t.finalists(3).iter().map(|n| n.id()).collect();
+        assert_eq!(ids, vec![2, 3], "node 5 is no faster than the root's 1.0x");
+        assert_eq!(t.best().map(|n| n.id()), Some(3), "best counts valid timings only");
+        let t = CandidateTree::synthetic(&[(Some(1.2), true), (Some(1.4), false), (Some(1.1), true), (Some(1.3), true)]);
+        assert_eq!(t.finalists(3).iter().map(|n| n.id()).collect::<Vec<_>>(), vec![2, 4, 1], "three at most");
+        assert!(CandidateTree::synthetic(&[(None, false)]).finalists(3).is_empty(), "the root is never a finalist");
+        assert!(CandidateTree::synthetic(&[(Some(0.8), true), (Some(0.99), false)]).finalists(3).is_empty(), "nothing beat the reference");
     }
 }

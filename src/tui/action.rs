@@ -69,6 +69,7 @@ pub enum Command {
     Reject,
     EditProposal,
     RetryWithHint,
+    PickDevice,
 }
 
 pub struct Entry {
@@ -146,6 +147,7 @@ registry! {
     Reject, "reject", "review", "Reject the proposal";
     EditProposal, "edit_proposal", "review", "Edit the proposal in $EDITOR, then apply it";
     RetryWithHint, "retry_with_hint", "review", "Ask the agent again with a hint";
+    PickDevice, "pick_device", "run", "Choose the device candidates are timed on (kwb devices)";
 }
 
 impl Command {
@@ -207,6 +209,10 @@ pub enum Msg {
     ConfigLoaded(Box<super::config::Config>),
     /// Something the runtime wants the person to see (an editor that would not start, say).
     Notice(super::app::Level, String),
+    /// The configured devices, probed, as asked for by [`Effect::ListDevices`](super::requests::Effect::ListDevices).
+    Devices(Result<Vec<super::requests::DeviceRow>, String>),
+    /// The engine now times on this device (or why it was not switched).
+    DeviceSwitched(Result<String, String>),
 }
 
 #[cfg(test)]

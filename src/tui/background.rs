@@ -4,7 +4,7 @@
 //! save is evaluated. Everything reports back as [`Msg`]s.
 
 use super::action::{Action, Msg};
-use super::requests::{ManualRequest, Mode, ReviewRequest, RunRequest};
+use super::requests::{DeviceRow, ManualRequest, Mode, ReviewRequest, RunRequest};
 use super::sessions;
 use crate::agent::orchestrator::{self, Backend, RunSpec, Steering};
 use crate::agent::supervisor::AutoAccept;
@@ -97,19 +97,64 @@ impl Driver {
         tokio::task::spawn_blocking(move || send(&tx, Msg::TasksLoaded(TaskSet::load(&dir).map(Arc::new).map_err(|e| format!("{e:#}")))));
         self.rescan();
         if with_engine {
-            let (tx, ctx, slot) = (self.tx.clone(), self.ctx(), self.evaluator.clone());
-            tokio::spawn(async move {
-                send(&tx, Msg::EngineStarting("preparing the TVM workers".into()));
-                match ctx.evaluator(EvalOptions::default()).await {
-                    Ok(ev) => {
-                        let (lines, complete) = crate::engine::sandbox::summary(&ev.engine.sandbox());
-                        *slot.lock().unwrap() = Some(Arc::new(ev));
-                        send(&tx, Msg::EngineReady);
-                        send(&tx, Msg::SandboxReport(lines, complete));
-                    }
-                    Err(e) => send(&tx, Msg::EngineFailed(format!("{e:#}"))),
+            self.start_engine();
+        }
+    }
+
+    /// The engine for the workspace's device, started in the background.
+    fn start_engine(&self) {
+        let (tx, ctx, slot) = (self.tx.clone(), self.ctx(), self.evaluator.clone());
+        tokio::spawn(async move {
+            send(&tx, Msg::EngineStarting(format!("preparing the TVM workers for {}", ctx.device)));
+            match ctx.evaluator(EvalOptions::default()).await {
+                Ok(ev) => {
+                    let (lines, complete) = crate::engine::sandbox::summary(&ev.engine.sandbox());
+                    *slot.lock().unwrap() = Some(Arc::new(ev));
+                    send(&tx, Msg::EngineReady);
+                    send(&tx, Msg::SandboxReport(lines, complete));
                 }
+                Err(e) => send(&tx, Msg::EngineFailed(format!("{e:#}"))),
+            }
+        });
+    }
+
+    /// Loads `devices.toml` and probes each device (an RPC tracker's queue
+    /// within 2 s) off the UI thread, for the picker.
+    pub fn list_devices(&self) {
+        let (tx, paths) = (self.tx.clone(), self.paths.clone());
+        tokio::task::spawn_blocking(move || {
+            let result = crate::devices::load(&paths).map_err(|e| format!("{e:#}")).map(|devices| {
+                devices
+                    .iter()
+                    .map(|d| {
+                        let r = crate::devices::probe(d, std::time::Duration::from_secs(2));
+                        DeviceRow { name: d.name.clone(), kind: d.kind().into(), reachable: r.ok, detail: r.detail }
+                    })
+                    .collect()
             });
+            send(&tx, Msg::Devices(result));
+        });
+    }
+
+    /// Times candidates on `name` from now on: the old engine goes and a new
+    /// one starts for the device. Refused while a run or a watched manual
+    /// edit still uses the old one.
+    pub fn switch_device(&mut self, name: String) {
+        if self.steering.is_some() || self.manual.is_some() {
+            send(&self.tx, Msg::DeviceSwitched(Err(format!("a run or manual edit is timing on {}: stop it first", self.device))));
+            return;
+        }
+        let ctx = Workspace { device: name.clone(), ..self.ctx() };
+        if let Err(e) = ctx.device() {
+            send(&self.tx, Msg::DeviceSwitched(Err(format!("{e:#}"))));
+            return;
+        }
+        self.device = name.clone();
+        *self.evaluator.lock().unwrap() = None;
+        self.engine_failed = false;
+        send(&self.tx, Msg::DeviceSwitched(Ok(name)));
+        if !self.engine_off {
+            self.start_engine();
         }
     }
 

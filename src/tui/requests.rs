@@ -65,6 +65,15 @@ pub struct ManualRequest {
     pub text: String,
 }
 
+/// A device in the workbench's picker: what `kwb devices` lists.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DeviceRow {
+    pub name: String,
+    pub kind: String,
+    pub reachable: bool,
+    pub detail: String,
+}
+
 /// What the update code asks the runtime to do (I/O never happens in update).
 #[derive(Debug, Clone)]
 pub enum Effect {
@@ -78,6 +87,10 @@ pub enum Effect {
     TasksReady(Arc<TaskSet>),
     /// The engine is up: start the run or edit that waited for it.
     StartPending,
+    /// Load and probe the configured devices for the picker.
+    ListDevices,
+    /// Time candidates on this device from now on (a new engine for it).
+    SwitchDevice(String),
     /// The engine will not come up: what waited for it cannot start.
     DropPending,
     /// A run ended: its steering goes, and the session index is read again.

@@ -166,6 +166,14 @@ impl Runtime<'_> {
                 driver.start_pending();
                 done
             }
+            Effect::ListDevices => {
+                driver.list_devices();
+                done
+            }
+            Effect::SwitchDevice(name) => {
+                driver.switch_device(name);
+                done
+            }
             Effect::DropPending => {
                 driver.drop_pending();
                 done

@@ -103,6 +103,7 @@ fn draw_status(f: &mut Frame, app: &App, area: Rect) {
     let engine = match &app.engine {
         super::app::EngineState::Off => "engine off".to_string(),
         super::app::EngineState::Starting(w) => format!("engine {} {w}", spinner(app)),
+        super::app::EngineState::Ready if app.device_lost.is_some() => format!("engine ready · {} unreachable", app.device),
         super::app::EngineState::Ready => format!("engine ready · timing on {}", app.device),
         super::app::EngineState::Failed(_) => "engine failed (7 shows why)".to_string(),
     };

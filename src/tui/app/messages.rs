@@ -79,8 +79,9 @@ impl App {
                     crate::session::EventKind::EvalStarted { node } => {
                         self.job_started.insert(*node, self.clock_ms);
                     }
-                    crate::session::EventKind::EvalFinished { node, .. } => {
+                    crate::session::EventKind::EvalFinished { node, result, .. } => {
                         self.job_started.remove(node);
+                        self.device_seen(result);
                     }
                     _ => {}
                 }
@@ -133,6 +134,8 @@ impl App {
             Msg::EditorClosed { purpose: EditorPurpose::Proposal, text } => self.proposal_edited(text),
             Msg::TaskSource { task, text } => self.task_source(task, text),
             Msg::Notice(level, text) => self.toast(level, text),
+            Msg::Devices(result) => self.devices_listed(result),
+            Msg::DeviceSwitched(result) => self.device_switched(result),
         }
     }
 

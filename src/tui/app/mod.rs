@@ -84,6 +84,8 @@ pub enum Popup {
     Help { scroll: usize },
     Palette { query: String, selected: usize },
     Prompt { purpose: PromptPurpose, text: String },
+    /// The device picker: the configured devices, probed.
+    Devices { rows: Vec<crate::tui::requests::DeviceRow>, selected: usize },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -156,6 +158,9 @@ pub struct App {
     pub engine: EngineState,
     /// The device candidates are timed on (`--device`), shown in the header.
     pub device: String,
+    /// Why the device could not be reached at the last evaluation, until one
+    /// reaches it again (the run goes on; its evaluations fail as `device`).
+    pub device_lost: Option<String>,
     pub run: RunUi,
     pub pending: Vec<Key>,
     pub clock_ms: u64,
@@ -192,6 +197,7 @@ impl App {
             log_scroll: 0,
             engine: EngineState::Off,
             device: crate::devices::LOCAL_CPU.into(),
+            device_lost: None,
             run: RunUi { mode: Mode::Step, strategy: Strategy::Layered, next_layer: None, active: false, paused: false, status: "idle".into(), manual: None },
             pending: vec![],
             clock_ms: 0,
@@ -284,6 +290,10 @@ impl App {
         }
         if matches!(self.popup, Some(Popup::Palette { .. } | Popup::Prompt { .. })) {
             self.text_input(k);
+            return;
+        }
+        if matches!(self.popup, Some(Popup::Devices { .. })) {
+            self.device_input(k);
             return;
         }
         self.pending.push(Key::from_event(&k));

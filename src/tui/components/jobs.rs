@@ -15,7 +15,10 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
     let engine = match &app.engine {
         EngineState::Off => "off (starts in the background)".to_string(),
         EngineState::Starting(w) => format!("{} starting: {w}", spinner(app)),
-        EngineState::Ready => "ready".to_string(),
+        EngineState::Ready => match &app.device_lost {
+            None => format!("ready · timing on {}", app.device),
+            Some(why) => format!("ready · {} unreachable at the last evaluation: {why}", app.device),
+        },
         EngineState::Failed(e) => format!("failed: {e}"),
     };
     lines.push(Line::from(vec![styled(app, "ui.title", "engine  "), styled(app, "ui.text", engine)]));
@@ -34,7 +37,7 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
             let elapsed = app.job_started.get(&n.id()).map(|t| format!(" · {:.1} s", app.clock_ms.saturating_sub(*t) as f64 / 1000.0)).unwrap_or_default();
             lines.push(Line::from(vec![
                 styled(app, "status.building", format!("{} ", spinner(app))),
-                styled(app, "ui.text", format!("#{} {} by {}: building, checking, timing{elapsed} · x stops the run", n.id(), n.record.layer, n.record.author)),
+                styled(app, "ui.text", format!("#{} {} by {}: building, checking, timing on {}{elapsed} · x stops the run", n.id(), n.record.layer, n.record.author, app.device)),
             ]));
         }
     }

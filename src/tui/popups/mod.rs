@@ -1,6 +1,7 @@
-//! Floating windows: help, the command palette, prompts, and the review of
-//! a proposal in step mode.
+//! Floating windows: help, the command palette, prompts, the device picker
+//! and the review of a proposal in step mode.
 
+pub mod devices;
 pub mod help;
 pub mod palette;
 pub mod review;
@@ -17,6 +18,7 @@ pub fn draw(f: &mut Frame, app: &App, body: Rect) {
         None => {}
         Some(Popup::Help { scroll }) => help::draw(f, app, body, *scroll),
         Some(Popup::Palette { query, selected }) => palette::draw(f, app, body, query, *selected),
+        Some(Popup::Devices { rows, selected }) => devices::draw(f, app, body, rows, *selected),
         Some(Popup::Prompt { purpose, text }) => {
             let w = body.width.saturating_sub(4).min(70);
             let rect = Rect { x: body.x + (body.width - w) / 2, y: body.y + 1, width: w, height: 3 };

@@ -20,9 +20,9 @@ from .pipeline import first_line, lower, make_target, parse_module, script
 
 
 def _ms():
-    from tvm.s_tir import meta_schedule as ms
+    from .space import metaschedule
 
-    return ms
+    return metaschedule()
 
 
 def tune(args):

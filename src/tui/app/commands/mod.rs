@@ -2,6 +2,7 @@
 //! own commands in its own file and says whether it took the command; a new
 //! screen adds its file and one entry in [`HANDLERS`].
 
+mod device;
 mod diff;
 mod ir;
 mod navigate;
@@ -31,6 +32,7 @@ const HANDLERS: &[fn(&mut App, Command) -> bool] = &[
     App::replay_command,
     App::run_command,
     App::review_command,
+    App::device_command,
 ];
 
 impl App {
