@@ -3,6 +3,7 @@
 pub mod agent;
 pub mod baseline;
 pub mod bench;
+pub mod carry;
 pub mod cli;
 pub mod devices;
 pub mod diff;

@@ -4,6 +4,7 @@
 mod agent_runs;
 mod baseline_cmd;
 mod bench_cmd;
+mod carry_cmd;
 mod devices_cmd;
 mod engine_cmd;
 mod eval_cmd;
@@ -63,6 +64,9 @@ pub enum Command {
     /// Devices: list the configured ones and whether they are reachable; `serve` makes this machine one (TVM RPC).
     #[command(alias = "device")]
     Devices(devices_cmd::DevicesArgs),
+    /// Devices kwb cannot reach (a GPU box, a board without network): build candidates into a pack to carry there, and read back what it measured.
+    #[command(subcommand)]
+    Carry(carry_cmd::CarryCmd),
     /// Open the workbench (the default when no command is given).
     Ui(UiArgs),
 }
@@ -109,6 +113,7 @@ async fn run(cli: Cli, paths: Paths) -> Result<ExitCode> {
         Command::Session(c) => session_cmd::run(&ctx, c).await,
         Command::Diff(a) => session_cmd::diff_cmd(&ctx, a),
         Command::Devices(a) => devices_cmd::run(&ctx, a).await,
+        Command::Carry(c) => carry_cmd::run(&ctx, c).await,
     }
 }
 

@@ -53,6 +53,11 @@ def build(args):
         if overrides:
             ex = layers.apply_l2_overrides(ex, ex.mod.imports[0].inspect_source("ll"), overrides)
         ex.export_library(args["artifact"])
+        device_src = None
+        if target.kind.name != "llvm":
+            from . import gpu
+
+            device_src = gpu.device_source(ex.mod)
     except JobError:
         raise
     except Exception as e:
@@ -77,4 +82,5 @@ def build(args):
         "tvm_s": parse_s + compile_s + mem_s,
         "kernels": kernels,
         "memory": mem,
+        "device_source": device_src,
     }

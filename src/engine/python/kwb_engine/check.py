@@ -31,7 +31,7 @@ def run_main(vm, host_args, on=None):
         out = vm["main"](*dev_args)
         outs = [o.numpy() for o in on.flatten(out)]
     except Exception as e:
-        if on.kind != "local" and device.lost(e):  # the device went away: not the candidate's doing
+        if on.kind == "rpc" and device.lost(e):  # the device went away: not the candidate's doing
             raise
         msg = str(e).strip().splitlines()
         msg = " ".join(msg[:3])[:2000] if msg else type(e).__name__

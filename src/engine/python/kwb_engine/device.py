@@ -20,11 +20,9 @@ import os
 import socket
 
 import tvm
-from tvm import relax
 
 from . import errors
-from .errors import JobError
-from .pipeline import first_line
+from .errors import JobError, first_line
 
 # Words in TVM's errors that mean the connection or the remote process went
 # away, not that the candidate computed something wrong.
@@ -34,6 +32,14 @@ _LOST_MARKS = ("RPCCode", "kShutdown", "RPCSessionTimeout", "Socket", "socket", 
 
 class DeviceLost(Exception):
     pass
+
+
+def _vm(lib, dev):
+    """A Relax VM over a loaded module: the runtime's own class, so a device
+    with only TVM's runtime (a GPU box, a board) runs the same code."""
+    from tvm.runtime.vm import VirtualMachine
+
+    return VirtualMachine(lib, dev)
 
 
 class Local:
@@ -48,7 +54,7 @@ class Local:
     def load_vm(self, artifact):
         try:
             lib = tvm.runtime.load_module(artifact)
-            return relax.VirtualMachine(lib, self.dev)
+            return _vm(lib, self.dev)
         except Exception as e:
             raise JobError(errors.BUILD, f"cannot load the built module: {e}", "load")
 
@@ -63,6 +69,23 @@ class Local:
 
     def close(self):
         pass
+
+
+class Cuda(Local):
+    """A CUDA GPU of the machine this code runs on. Modules are built
+    elsewhere (the GPU box may have only TVM's runtime); the CUDA source
+    they carry is compiled when loaded (see carried.py)."""
+
+    kind = "cuda"
+
+    def __init__(self, index=0):
+        self.index = int(index)
+        self.dev = tvm.cuda(self.index)
+        if not self.dev.exist:
+            raise JobError(errors.DEVICE, f"no CUDA GPU {self.index} here (TVM's runtime sees none)", "device")
+
+    def describe(self):
+        return {"kind": "cuda", "index": self.index, "name": self.dev.device_name}
 
 
 class Rpc:
@@ -103,7 +126,7 @@ class Rpc:
                 self.session.upload(artifact, target=name)
                 self.uploaded[artifact] = name
             lib = self.session.load_module(name)
-            return relax.VirtualMachine(lib, self.dev)
+            return _vm(lib, self.dev)
         except Exception as e:
             if lost(e):
                 raise DeviceLost(f"while loading the module: {first_line(e)}")
@@ -147,6 +170,8 @@ def open_device(spec, session_timeout_s=0):
         return Local()
     if spec.get("kind") == "rpc":
         return Rpc(spec, session_timeout_s)
+    if spec.get("kind") == "cuda":
+        return Cuda(spec.get("index", 0))
     raise JobError(errors.TASK, f"kwb cannot measure on a `{spec.get('kind')}` device here", "device")
 
 
@@ -165,7 +190,7 @@ def run_with_retry(args, job, attempts=2):
         except JobError:
             raise
         except Exception as e:
-            if device.kind == "local" or not lost(e):
+            if device.kind != "rpc" or not lost(e):
                 raise
             last = first_line(e)
         finally:

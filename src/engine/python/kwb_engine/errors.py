@@ -85,3 +85,12 @@ def diagnostic_location(text):
     if not m:
         return None, None
     return int(m.group(1)), int(m.group(2))
+
+
+def first_line(e):
+    """The part of a TVM error worth showing: its first lines, or a schedule error's reason."""
+    text = str(e).strip()
+    if "Error message:" in text:  # ScheduleError: the IR dump first, then the reason
+        return "ScheduleError: " + " ".join(text.split("Error message:", 1)[1].split())[:1000]
+    lines = [l for l in text.splitlines() if l.strip() and not l.startswith("note:")]
+    return " ".join(lines[:3])[:2000] if lines else type(e).__name__

@@ -126,19 +126,21 @@ def verify(outs, d, seed, atol, rtol, errs=None):
 
 def reference_outputs(args):
     """Job `reference_outputs`: {artifact, args_spec, digest_dir, out_dir,
-    seeds, atol, rtol}. Runs the reference build on each seed, checks it
+    seeds, atol, rtol, device?}. Runs the reference build on each seed, checks it
     against the digest, writes `out_dir/seed{N}.npz`; returns their sha256
     and each seed's largest error against PyTorch's sampled values."""
-    from .check import load_vm, run_main
+    from . import device
+    from .check import run_main
 
-    vm = load_vm(args["artifact"])
+    on = device.open_device(args.get("device"))
+    vm = on.load_vm(args["artifact"])
     spec = args["args_spec"]
     out_dir = args["out_dir"]
     os.makedirs(out_dir, exist_ok=True)
     files, seeds, tvm_s = {}, [], 0.0
     for seed in args.get("seeds", list(gen.SEEDS)):
         d = load(os.path.join(args["digest_dir"], digest_name(seed)))
-        outs, secs, _ = run_main(vm, gen.cached_args(seed, spec))
+        outs, secs, _ = run_main(vm, gen.cached_args(seed, spec), on)
         tvm_s += secs
         errs = []
         wrong = verify(outs, d, seed, float(args["atol"]), float(args["rtol"]), errs)

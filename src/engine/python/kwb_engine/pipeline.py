@@ -13,7 +13,7 @@ import tvm
 from tvm import relax
 
 from . import errors
-from .errors import JobError
+from .errors import JobError, first_line  # noqa: F401  (re-exported)
 
 
 # The printer writes Relax scalar constants that are not finite as strings,
@@ -77,15 +77,6 @@ def check_legality(mod):
         raise JobError(errors.SYNTAX_API, "TIR not well formed", "legality")
 
 
-def first_line(e):
-    """The part of a TVM error worth showing: its first lines, or a schedule error's reason."""
-    text = str(e).strip()
-    if "Error message:" in text:  # ScheduleError: the IR dump first, then the reason
-        return "ScheduleError: " + " ".join(text.split("Error message:", 1)[1].split())[:1000]
-    lines = [l for l in text.splitlines() if l.strip() and not l.startswith("note:")]
-    return " ".join(lines[:3])[:2000] if lines else type(e).__name__
-
-
 def signature(mod):
     """[(name, shape, dtype)] of main's parameters."""
     out = []
@@ -143,7 +134,17 @@ def check_precision(mod, task_dtype):
             raise JobError(errors.NUMERIC, f"precision downgrade: the candidate uses {dt} on a {task_dtype} task", "precision")
 
 
+# What a CUDA target needs to be scheduled (MetaSchedule's rules, dlight's,
+# the legality check) when the device's entry names only its arch: the
+# limits of every NVIDIA GPU since Volta (1024 threads and 48 KiB of static
+# shared memory per block, warps of 32, 64K registers per block).
+CUDA_DEFAULTS = {"max_num_threads": 1024, "max_threads_per_block": 1024, "thread_warp_size": 32,
+                 "max_shared_memory_per_block": 49152, "registers_per_block": 65536}
+
+
 def make_target(target_json):
+    if isinstance(target_json, dict) and target_json.get("kind") == "cuda":
+        target_json = {**CUDA_DEFAULTS, **target_json}
     try:
         return tvm.target.Target(target_json)
     except Exception as e:

@@ -1,0 +1,172 @@
+//! `kwb carry report`: a device run's results.json as the benchmark table.
+//!
+//! The same figures as `kwb bench`: per task the baseline (the default
+//! build for the device: dlight schedules on a GPU), the winner's confirmed
+//! speedup (its third measurement, on inputs neither earlier one used) and
+//! the search-time one, PyTorch eager measured in the same run; then
+//! Compile@1, Correct@1, fast_1.0 / fast_2.0 and the geometric means. A task
+//! where no candidate beat the baseline shows the baseline (1.0x, marked
+//! `ref`) and counts towards neither Correct@1 nor fast_p.
+
+use serde_json::Value;
+use std::fmt::Write;
+
+/// One task's line of the table.
+#[derive(Debug, Clone)]
+pub struct Row {
+    pub id: String,
+    pub baseline_ms: Option<f64>,
+    pub best_ms: Option<f64>,
+    /// The confirmed speedup; 1.0 where the baseline stands (`fallback`).
+    pub speedup: f64,
+    /// Its interval was within bounds (otherwise shown with `?`, never fast).
+    pub valid: bool,
+    pub ci: f64,
+    pub noise: f64,
+    pub search: Option<f64>,
+    pub fallback: bool,
+    pub compiled: usize,
+    pub correct: usize,
+    pub candidates: usize,
+    pub eager_ms: Option<f64>,
+    pub problem: Option<String>,
+}
+
+impl Row {
+    /// Faster than the baseline by more than `p`, with confidence: the lower
+    /// end of the interval, widened by the noise floor, clears p.
+    pub fn fast(&self, p: f64) -> bool {
+        !self.fallback && self.valid && self.problem.is_none() && self.speedup * (1.0 - self.ci) - self.noise > p
+    }
+}
+
+pub fn rows(results: &Value) -> Vec<Row> {
+    let mut out = Vec::new();
+    for (id, t) in results["tasks"].as_object().into_iter().flatten() {
+        let cands = t["candidates"].as_array().cloned().unwrap_or_default();
+        let winner = &t["winner"];
+        let valid = winner["valid"].as_bool() == Some(true);
+        let problem = t["error"].as_str().map(str::to_string).or_else(|| t["skipped"].as_str().map(|s| format!("skipped: {s}"))).or_else(|| {
+            (t["baseline_correct"].as_bool() == Some(false)).then(|| format!("baseline wrong: {}", t["baseline_failure"]["message"].as_str().unwrap_or("?")))
+        });
+        let baseline_ms = winner["baseline_ms"].as_f64().or(t["baseline_ms"].as_f64());
+        let (speedup, fallback) = match winner["speedup"].as_f64() {
+            Some(s) if s > 0.0 => (s, false),
+            _ => (1.0, true),
+        };
+        out.push(Row {
+            id: id.clone(),
+            baseline_ms,
+            best_ms: if fallback { baseline_ms } else { winner["candidate_ms"].as_f64() },
+            speedup,
+            valid,
+            ci: if fallback { 0.0 } else { winner["confirm"]["ci"].as_f64().unwrap_or(0.0) },
+            noise: t["noise"].as_f64().unwrap_or(0.0),
+            search: winner["search_speedup"].as_f64(),
+            fallback,
+            compiled: cands.iter().filter(|c| c["compiled"].as_bool() == Some(true)).count(),
+            correct: cands.iter().filter(|c| c["correct"].as_bool() == Some(true)).count(),
+            candidates: cands.len(),
+            eager_ms: t["eager"]["ms"].as_f64(),
+            problem,
+        });
+    }
+    out
+}
+
+fn geomean(xs: impl Iterator<Item = f64>) -> Option<f64> {
+    let v: Vec<f64> = xs.filter(|x| *x > 0.0 && x.is_finite()).collect();
+    (!v.is_empty()).then(|| (v.iter().map(|x| x.ln()).sum::<f64>() / v.len() as f64).exp())
+}
+
+fn ms(x: Option<f64>) -> String {
+    x.map_or("-".into(), |v| if v < 0.1 { format!("{v:.4}") } else { format!("{v:.3}") })
+}
+
+/// The table and its summary lines, as markdown.
+pub fn markdown(results: &Value) -> String {
+    let rows = rows(results);
+    let mut s = String::new();
+    let pack = &results["pack"];
+    let _ = writeln!(s, "device `{}`, target `{}`; {}", pack["device"].as_str().unwrap_or("?"), pack["target"], results["meta"]["gpu"].as_str().unwrap_or(""));
+    let _ = writeln!(s);
+    let _ = writeln!(s, "| task | baseline ms | kwb ms | speedup | search | compiled/correct/cands | eager ms | eager / kwb |");
+    let _ = writeln!(s, "| --- | --- | --- | --- | --- | --- | --- | --- |");
+    for r in &rows {
+        let speed = match (&r.problem, r.fallback) {
+            (Some(p), _) => p.chars().take(60).collect::<String>(),
+            (None, true) => "1.000 ref".into(),
+            (None, false) if !r.valid => format!("{:.3}?", r.speedup),
+            (None, false) => format!("{:.3}{}", r.speedup, if r.fast(1.0) { "" } else { " ~" }),
+        };
+        let vs_eager = match (r.eager_ms, r.best_ms) {
+            (Some(e), Some(b)) if b > 0.0 => format!("{:.2}", e / b),
+            _ => "-".into(),
+        };
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} | {} | {}/{}/{} | {} | {} |",
+            r.id,
+            ms(r.baseline_ms),
+            ms(r.best_ms),
+            speed,
+            r.search.map_or("-".into(), |x| format!("{x:.3}")),
+            r.compiled,
+            r.correct,
+            r.candidates,
+            ms(r.eager_ms),
+            vs_eager
+        );
+    }
+    let n = rows.len().max(1) as f64;
+    let share = |k: usize| format!("{:.0}%", 100.0 * k as f64 / n);
+    let _ = writeln!(s);
+    let _ = writeln!(
+        s,
+        "{} tasks: Compile@1 {}, Correct@1 {}, fast_1.0 {}, fast_2.0 {}, geomean speedup {:.3} over the baseline",
+        rows.len(),
+        share(rows.iter().filter(|r| r.compiled > 0).count()),
+        share(rows.iter().filter(|r| !r.fallback && r.problem.is_none()).count()),
+        share(rows.iter().filter(|r| r.fast(1.0)).count()),
+        share(rows.iter().filter(|r| r.fast(2.0)).count()),
+        geomean(rows.iter().filter(|r| r.problem.is_none()).map(|r| r.speedup)).unwrap_or(f64::NAN),
+    );
+    let eager = |f: &dyn Fn(&Row) -> Option<f64>| geomean(rows.iter().filter_map(|r| Some(r.eager_ms? / f(r)?)));
+    if let (Some(k), Some(b)) = (eager(&|r| r.best_ms), eager(&|r| r.baseline_ms)) {
+        let _ = writeln!(s, "PyTorch eager over kwb's best: geomean {k:.3} (over the baseline: {b:.3}); above 1 means faster than eager");
+    }
+    let _ = writeln!(s, "`?`: the confirming measurement's interval was wider than 1%; `~`: not faster with confidence (interval and noise floor); `ref`: no candidate beat the baseline, the baseline is shown.");
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_winner_counts_only_when_confirmed_and_clear_of_the_noise() {
+        let res = json!({"tasks": {
+            "a": {"baseline_ms": 2.0, "noise": 0.01, "candidates": [{"compiled": true, "correct": true}],
+                  "winner": {"speedup": 2.5, "valid": true, "candidate_ms": 0.8, "baseline_ms": 2.0, "confirm": {"ci": 0.01}, "search_speedup": 2.6},
+                  "eager": {"ms": 1.6}},
+            "b": {"baseline_ms": 1.0, "noise": 0.05, "candidates": [{"compiled": true, "correct": true}],
+                  "winner": {"speedup": 1.03, "valid": true, "candidate_ms": 0.97, "baseline_ms": 1.0, "confirm": {"ci": 0.01}}},
+            "c": {"baseline_ms": 1.0, "candidates": [{"compiled": false}], "winner": null},
+            "e": {"baseline_ms": 4.0, "noise": 0.0, "candidates": [{"compiled": true, "correct": true}],
+                  "winner": {"speedup": 3.0, "valid": false, "candidate_ms": 1.3, "baseline_ms": 4.0, "confirm": {"ci": 0.02}}},
+            "d": {"baseline_correct": false, "baseline_failure": {"message": "seed 0 differs"}, "candidates": []}
+        }});
+        let r = rows(&res);
+        let by = |id: &str| r.iter().find(|x| x.id == id).unwrap().clone();
+        assert!(by("a").fast(2.0) && by("a").fast(1.0));
+        assert!(!by("b").fast(1.0), "3% over the baseline is inside a 5% noise floor");
+        assert!(by("c").fallback && !by("c").fast(1.0) && by("c").compiled == 0);
+        assert!(by("d").problem.as_deref().unwrap().contains("seed 0 differs"));
+        assert!(!by("e").fallback && !by("e").fast(1.0), "a speedup whose interval is too wide is shown, never counted fast");
+        let md = markdown(&res);
+        assert!(md.contains("5 tasks: Compile@1 60%, Correct@1 60%, fast_1.0 20%, fast_2.0 20%"), "{md}");
+        assert!(md.contains("| a | 2.000 | 0.800 | 2.500 | 2.600 | 1/1/1 | 1.600 | 2.00 |"), "{md}");
+        assert!(md.contains("| e | 4.000 | 1.300 | 3.000? |"), "{md}");
+    }
+}

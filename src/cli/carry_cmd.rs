@@ -1,0 +1,121 @@
+//! `kwb carry pack|report`: candidates for a device kwb cannot reach, built
+//! here and carried there (see `crate::carry`).
+
+use crate::carry::{pack, report};
+use crate::devices::Reach;
+use crate::eval::EvalOptions;
+use crate::workspace::Workspace;
+use anyhow::{Context, Result, bail};
+use clap::{Args, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Subcommand, Debug)]
+pub enum CarryCmd {
+    /// Build a suite's baselines and candidates for --device (a CUDA device of devices.toml, or this CPU) into a folder to carry there.
+    Pack(PackArgs),
+    /// Print a device run's results.json as the benchmark table.
+    Report(ReportArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct PackArgs {
+    /// Suite to pack (see `kwb tasks list`).
+    #[arg(long, conflicts_with = "task")]
+    suite: Option<String>,
+    /// Tasks to pack, comma-separated.
+    #[arg(long, value_delimiter = ',')]
+    task: Vec<String>,
+    /// The folder to write (put it where it travels: the device copies the working tree).
+    #[arg(long)]
+    out: PathBuf,
+    /// Candidate schedules per kernel, from MetaSchedule's design space for the device.
+    #[arg(long, default_value_t = 4)]
+    per_kernel: u32,
+    /// Seed of the sampling.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// An earlier run's results.json on this device: its measurements train the cost model that ranks new schedules, and its schedules are not offered again.
+    #[arg(long)]
+    learn_from: Option<PathBuf>,
+    /// The device's Python version (the runtime wheel is fetched for it).
+    #[arg(long, default_value = "3.12")]
+    device_python: String,
+    /// Also write OUT.tar.gz, what travels to the device (the folder is about 4x larger).
+    #[arg(long)]
+    archive: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct ReportArgs {
+    /// results.json written on the device by `run.sh`.
+    results: PathBuf,
+    /// Also write report.md and a copy of results.json here.
+    #[arg(long)]
+    out: Option<PathBuf>,
+}
+
+pub async fn run(ctx: &Workspace, cmd: CarryCmd) -> Result<ExitCode> {
+    match cmd {
+        CarryCmd::Pack(a) => pack_cmd(ctx, a).await,
+        CarryCmd::Report(a) => report_cmd(a),
+    }
+}
+
+async fn pack_cmd(ctx: &Workspace, a: PackArgs) -> Result<ExitCode> {
+    let device = ctx.device()?;
+    // Reference outputs and builds run on this machine's CPU, whatever the device.
+    let host = Workspace { paths: ctx.paths.clone(), tasks_dir: ctx.tasks_dir.clone(), workers: ctx.workers, device: crate::devices::LOCAL_CPU.into() };
+    let evaluator = host.evaluator(EvalOptions::default()).await?;
+    let target = match &device.reach {
+        Reach::Cuda { .. } => device.target.clone().context("a CUDA device needs its target")?,
+        Reach::Local => evaluator.opts.target.clone(),
+        Reach::Rpc { .. } => bail!("device `{}` is reachable over RPC: measure on it with --device on bench, eval or run; packs are for devices kwb cannot reach", device.name),
+    };
+    let set = ctx.tasks()?;
+    let tasks = match (&a.suite, a.task.is_empty()) {
+        (Some(s), _) => set.suite(s)?,
+        (None, false) => a.task.iter().map(|t| set.get(t)).collect::<Result<Vec<_>>>()?,
+        (None, true) => bail!("name the tasks: --suite S or --task a,b"),
+    };
+    let learn_from = match &a.learn_from {
+        Some(p) => Some(serde_json::from_str(&std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?).with_context(|| format!("{} is not JSON", p.display()))?),
+        None => None,
+    };
+    let opts = pack::PackOptions {
+        out: a.out.clone(),
+        target,
+        device: device.name.clone(),
+        per_kernel: a.per_kernel,
+        seed: a.seed,
+        learn_from,
+        device_python: a.device_python,
+        suite: a.suite.clone().unwrap_or_else(|| a.task.join(",")),
+        archive: a.archive,
+    };
+    let rows = pack::pack(&evaluator, &tasks, &opts).await?;
+    let failed = rows.iter().filter(|r| !r["error"].is_null()).count();
+    println!("packed {} of {} tasks into {}", rows.len() - failed, rows.len(), a.out.display());
+    println!("on the device: bash {}/run.sh OUT_DIR; then here: kwb carry report OUT_DIR/results.json", a.out.display());
+    if a.archive {
+        println!("what travels: {} (tar -xzf it there, then run.sh)", a.out.with_extension("tar.gz").display());
+    }
+    evaluator.engine.shutdown();
+    Ok(if failed == rows.len() { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+fn report_cmd(a: ReportArgs) -> Result<ExitCode> {
+    let text = std::fs::read_to_string(&a.results).with_context(|| format!("reading {}", a.results.display()))?;
+    let results: serde_json::Value = serde_json::from_str(&text).with_context(|| format!("{} is not a results.json from run.sh", a.results.display()))?;
+    if !results["tasks"].is_object() {
+        bail!("{} has no `tasks`: is it a results.json written by a pack's run.sh?", a.results.display());
+    }
+    let md = report::markdown(&results);
+    print!("{md}");
+    if let Some(dir) = a.out {
+        std::fs::create_dir_all(&dir)?;
+        std::fs::write(dir.join("report.md"), &md)?;
+        std::fs::write(dir.join("results.json"), &text)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}

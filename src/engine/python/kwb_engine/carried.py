@@ -1,0 +1,317 @@
+"""The device side of a carried pack: run on a machine kwb cannot reach
+(a GPU box), with only TVM's runtime there.
+
+`kwb carry pack` builds, on the host, each task's baseline and candidates
+for the device's target, with the reference outputs the host checked
+against the task's digest. This module runs there:
+
+    python -m kwb_engine.carried PACK OUT [--only a,b] [--cpu] [--time-limit S]
+
+and applies the same checks and the same paired timing as kwb does locally
+(check.py, timing.py, on a CUDA device handle): three seeds against the
+reference outputs, inputs compared with their originals, a re-run on
+perturbed inputs against the baseline, then paired alternating timing
+against the baseline on rotating input sets. A task's winner is chosen the
+way `kwb bench` chooses one: the (at most) three candidates faster than the
+baseline by their point estimates are timed again on other inputs, the
+fastest valid one a third time on others again, and that figure is
+reported. PyTorch eager runs the task's own model.py on the same device in
+the same run. Results go to OUT/results.json after every task, so a run cut
+short keeps what it measured.
+"""
+
+import argparse
+import ctypes
+import glob
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+FINALISTS = 3
+
+
+def _runtime_only():
+    """Use TVM's runtime library alone when its compiler is not shipped."""
+    try:
+        import importlib.util
+
+        spec = importlib.util.find_spec("tvm")
+        lib = os.path.join(os.path.dirname(spec.origin), "lib", "libtvm_compiler.so") if spec else None
+    except Exception:
+        lib = None
+    if lib is None or not os.path.exists(lib):
+        os.environ["TVM_USE_RUNTIME_LIB"] = "1"
+
+
+class Nvcc:
+    """CUDA C to cubin with the device's nvcc, cached by the source's hash:
+    the pack's sources are compiled in parallel before anything is timed,
+    so loading a module finds its cubin ready."""
+
+    def __init__(self, arch, cache):
+        self.arch = arch
+        self.cache = cache
+        self.compiled = 0
+        os.makedirs(cache, exist_ok=True)
+
+    def path(self, code):
+        return os.path.join(self.cache, hashlib.sha256(code.encode()).hexdigest()[:32] + ".cubin")
+
+    def compile(self, code):
+        out = self.path(code)
+        if not os.path.exists(out):
+            with tempfile.TemporaryDirectory() as d:
+                src = os.path.join(d, "k.cu")
+                with open(src, "w") as f:
+                    f.write(code)
+                subprocess.run(["nvcc", "--cubin", "-w", "-O3", f"-arch={self.arch}", "-o", out + ".tmp", src],
+                               check=True, capture_output=True, text=True)
+                os.replace(out + ".tmp", out)
+                self.compiled += 1
+        with open(out, "rb") as f:
+            return bytearray(f.read())
+
+    def precompile(self, sources, workers):
+        with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
+            errs = [f for f in pool.map(self._try, sources) if f]
+        return errs
+
+    def _try(self, path):
+        import gzip
+
+        try:
+            with (gzip.open(path, "rt") if path.endswith(".gz") else open(path)) as f:
+                self.compile(f.read())
+            return None
+        except subprocess.CalledProcessError as e:
+            return f"{os.path.basename(path)}: nvcc failed: {(e.stderr or '')[-400:]}"
+
+
+def _cuda_runtime(nvcc):
+    import tvm
+
+    for p in glob.glob(os.path.join(os.path.dirname(tvm.__file__), "lib", "libtvm_runtime_cuda*.so")):
+        ctypes.CDLL(p, mode=ctypes.RTLD_GLOBAL)
+
+    @tvm.register_global_func("tvm_callback_cuda_compile", override=True)
+    def _compile(code, target=None):  # noqa: ARG001
+        return nvcc.compile(code)
+
+
+def _timing_args(task, base, cand, offset, opts):
+    return {"baseline_artifact": base, "candidate_artifact": cand, "args_spec": task["args_spec"],
+            "atol": task["atol"], "rtol": task["rtol"], "input_offset": offset, "min_ms": opts.min_ms,
+            "pairs": 15, "repeat": 3, "max_rounds": 4, "max_ci": 0.01, "budget_s": 30.0,
+            "order_seed": offset}
+
+
+def _slim(t):
+    return {k: t[k] for k in ("baseline_ms", "candidate_ms", "speedup_median", "ci", "spread", "timing_valid",
+                              "rounds", "input_sets", "spot_check", "inputs_mutated", "number") if k in t}
+
+
+def _measure(dev, task_dir, task, opts):
+    from . import check, timing
+    from .errors import JobError
+
+    from . import output_digest
+
+    base = os.path.join(task_dir, task["baseline"])
+    outputs = os.path.join(task_dir, "outputs")
+    rec = {"id": task["id"], "candidates": [], "flops": task.get("flops"), "bytes": task.get("bytes")}
+    if os.path.exists(os.path.join(outputs, output_digest.digest_name(0))):
+        # The task ships a digest of PyTorch's outputs: the baseline, run on
+        # this device, gives the outputs candidates are held to, and only if
+        # it agrees with the digest (as kwb does on any machine).
+        ref_dir = os.path.join(tempfile.gettempdir(), "kwb-reference", task["id"])
+        try:
+            got = output_digest.reference_outputs({"artifact": base, "args_spec": task["args_spec"], "digest_dir": outputs,
+                                                   "out_dir": ref_dir, "atol": task["atol"], "rtol": task["rtol"],
+                                                   "device": dev.describe()})
+            rec["reference_vs_pytorch"] = got["seeds"]
+        except JobError as e:
+            rec["baseline_correct"] = False
+            rec["baseline_failure"] = e.to_json()
+            return rec
+        outputs = ref_dir
+    chk = {"artifact": base, "args_spec": task["args_spec"], "outputs_dir": outputs, "atol": task["atol"], "rtol": task["rtol"]}
+    try:
+        b = check._check_on(dev, chk)
+        rec["baseline_correct"] = b["correct"]
+        rec["baseline_failure"] = b["failure"]
+        noise = timing._paired_on(dev, _timing_args(task, base, base, 0, opts))
+        rec["baseline_ms"] = noise["baseline_ms"]
+        rec["noise"] = abs(noise["speedup_median"] - 1.0)
+    except JobError as e:
+        rec["baseline_correct"] = False
+        rec["baseline_failure"] = e.to_json()
+        return rec
+    for c in task["candidates"]:
+        art = os.path.join(task_dir, c["artifact"])
+        row = {k: c.get(k) for k in ("name", "kernel", "trace", "rationale", "predicted", "build_failure")}
+        rec["candidates"].append(row)
+        if c.get("build_failure"):
+            row["compiled"] = False
+            continue
+        row["compiled"] = True
+        try:
+            got = check._check_on(dev, dict(chk, artifact=art, baseline_artifact=base))
+            row["correct"] = got["correct"]
+            row["failure"] = got["failure"]
+            if got["correct"]:
+                row["timing"] = _slim(timing._paired_on(dev, _timing_args(task, base, art, 0, opts)))
+        except JobError as e:
+            row["correct"] = False
+            row["failure"] = e.to_json()
+    _choose(dev, task_dir, task, rec, opts)
+    return rec
+
+
+def _choose(dev, task_dir, task, rec, opts):
+    """Finalists measured again on other inputs; the best valid one a third time."""
+    from . import timing
+
+    base = os.path.join(task_dir, task["baseline"])
+    timed = [c for c in rec["candidates"] if c.get("timing") and c["timing"]["speedup_median"] > 1.0
+             and not c["timing"].get("inputs_mutated") and c["timing"].get("spot_check", {}).get("ok", True)]
+    timed.sort(key=lambda c: -c["timing"]["speedup_median"])
+    finals = []
+    for c in timed[:FINALISTS]:
+        art = os.path.join(task_dir, next(x["artifact"] for x in task["candidates"] if x["name"] == c["name"]))
+        again = _slim(timing._paired_on(dev, _timing_args(task, base, art, 1, opts)))
+        finals.append({"name": c["name"], "search": c["timing"]["speedup_median"], "again": again, "artifact": art})
+    rec["finalists"] = [{k: f[k] for k in ("name", "search", "again")} for f in finals]
+    valid = [f for f in finals if f["again"]["timing_valid"]]
+    if not finals:
+        rec["winner"] = None
+        return
+    if not valid:
+        # None timed validly again: the search's best stands, reported as measured again (not valid).
+        f = finals[0]
+        confirm = f["again"]
+    elif len(finals) == 1:
+        f = valid[0]
+        confirm = f["again"]
+    else:
+        f = max(valid, key=lambda x: x["again"]["speedup_median"])
+        confirm = _slim(timing._paired_on(dev, _timing_args(task, base, f["artifact"], 2, opts)))
+    rec["winner"] = {"name": f["name"], "search_speedup": f["search"], "confirm": confirm,
+                     "speedup": confirm["speedup_median"], "valid": bool(confirm["timing_valid"]),
+                     "candidate_ms": confirm["candidate_ms"], "baseline_ms": confirm["baseline_ms"]}
+
+
+def _eager(task_dir, task, cpu):
+    """PyTorch eager on the same device: the task's model.py with its
+    recorded sizes, four input sets in turn, the median per call."""
+    import importlib.util
+
+    import torch
+
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+    spec = importlib.util.spec_from_file_location(f"kwb_task_{task['id']}", os.path.join(task_dir, "model.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    for k, v in (task.get("overrides") or {}).items():
+        setattr(module, k, v)
+    where = "cpu" if cpu else "cuda"
+    sync = (lambda: None) if cpu else torch.cuda.synchronize
+    with torch.inference_mode():
+        torch.manual_seed(0)
+        model = module.Model(*module.get_init_inputs()).eval().to(where)
+        sets = []
+        for i in range(4):
+            torch.manual_seed(1 + i)
+            sets.append([x.to(where) if hasattr(x, "to") else x for x in module.get_inputs()])
+        for s in sets:
+            model(*s)
+        sync()
+        per_call, start = [], time.perf_counter()
+        while len(per_call) < 200 and (len(per_call) < 20 or time.perf_counter() - start < 1.0):
+            t = time.perf_counter()
+            for _ in range(5):
+                for s in sets:
+                    model(*s)
+            sync()
+            per_call.append((time.perf_counter() - t) / (5 * len(sets)))
+    per_call.sort()
+    return {"ms": per_call[len(per_call) // 2] * 1e3, "rounds": len(per_call), "torch": torch.__version__}
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python -m kwb_engine.carried")
+    ap.add_argument("pack")
+    ap.add_argument("out")
+    ap.add_argument("--only", default="")
+    ap.add_argument("--cpu", action="store_true", help="time on this machine's CPU (a pack built for llvm)")
+    ap.add_argument("--time-limit", type=float, default=480.0, help="stop starting new tasks after this many seconds")
+    ap.add_argument("--min-ms", dest="min_ms", type=float, default=2.0)
+    ap.add_argument("--no-eager", action="store_true")
+    opts = ap.parse_args(argv)
+    started = time.perf_counter()
+    _runtime_only()
+    manifest = json.load(open(os.path.join(opts.pack, "manifest.json")))
+    os.makedirs(opts.out, exist_ok=True)
+    res = {"pack": {k: manifest.get(k) for k in ("device", "target", "created_unix_s", "kwb", "suite", "per_kernel", "seed", "learned_from_earlier_run")}, "tasks": {}}
+    import tvm
+
+    from . import device
+
+    res["meta"] = {"tvm": tvm.__version__, "runtime_only": os.environ.get("TVM_USE_RUNTIME_LIB") == "1",
+                   "python": sys.version.split()[0], "min_ms": opts.min_ms}
+    if not opts.cpu:
+        nvcc = Nvcc(manifest["target"].get("arch", "sm_90"), os.path.join(tempfile.gettempdir(), "kwb-cubin"))
+        _cuda_runtime(nvcc)
+        t = time.perf_counter()
+        sources = sorted(glob.glob(os.path.join(opts.pack, "tasks", "*", "*.cu.gz")))
+        res["meta"]["nvcc_errors"] = nvcc.precompile(sources, os.cpu_count() or 4)
+        res["meta"]["nvcc_s"] = round(time.perf_counter() - t, 2)
+        res["meta"]["nvcc_modules"] = len(sources)
+        try:
+            res["meta"]["gpu"] = subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version,clocks.max.sm,memory.total",
+                                                 "--format=csv,noheader"], capture_output=True, text=True).stdout.strip()
+        except OSError:
+            pass
+    dev = device.Local() if opts.cpu else device.Cuda(0)
+    only = {x for x in opts.only.split(",") if x}
+    out_path = os.path.join(opts.out, "results.json")
+    for task_id in manifest["tasks"]:
+        if only and task_id not in only:
+            continue
+        if time.perf_counter() - started > opts.time_limit:
+            res["tasks"][task_id] = {"id": task_id, "skipped": "the run's time limit"}
+            continue
+        task_dir = os.path.join(opts.pack, "tasks", task_id)
+        task = json.load(open(os.path.join(task_dir, "task.json")))
+        t = time.perf_counter()
+        try:
+            rec = _measure(dev, task_dir, task, opts)
+        except Exception as e:  # one task's failure never loses the others
+            rec = {"id": task_id, "error": f"{type(e).__name__}: {str(e)[:500]}"}
+        if not opts.no_eager:
+            try:
+                rec["eager"] = _eager(task_dir, task, opts.cpu)
+            except Exception as e:
+                rec["eager"] = {"error": f"{type(e).__name__}: {str(e)[:300]}"}
+        rec["wall_s"] = round(time.perf_counter() - t, 2)
+        res["tasks"][task_id] = rec
+        w = rec.get("winner") or {}
+        print(f"{task_id}: baseline {rec.get('baseline_ms', float('nan')):.4f} ms, "
+              f"best {w.get('speedup', 1.0):.3f}x, eager {rec.get('eager', {}).get('ms', float('nan')):.4f} ms "
+              f"({rec['wall_s']} s)", flush=True)
+        with open(out_path + ".tmp", "w") as f:
+            json.dump(res, f, indent=1)
+        os.replace(out_path + ".tmp", out_path)
+    res["meta"]["wall_s"] = round(time.perf_counter() - started, 2)
+    with open(out_path, "w") as f:
+        json.dump(res, f, indent=1)
+    print("done", out_path, flush=True)
+
+
+if __name__ == "__main__":
+    main()
