@@ -95,8 +95,8 @@ impl Workspace {
                 opts.device_spec = serde_json::json!({"kind": "rpc", "tracker": tracker, "key": key});
             }
             Reach::Cuda { .. } => bail!(
-                "device `{}` is a CUDA GPU: kwb builds and times on CPUs here, over RPC or locally; CUDA measurement is not built yet",
-                device.name
+                "device `{}` is a CUDA GPU: eval, bench and run time on CPUs (here or over RPC); for a GPU, build a pack with `kwb --device {} carry pack --suite S --out DIR`, run DIR/run.sh on the GPU machine and read it back with `kwb carry report`",
+                device.name, device.name
             ),
         }
         Ok(opts)

@@ -97,3 +97,52 @@ fn a_pack_runs_with_the_runtime_alone_and_its_checks_hold_there() {
     assert_eq!(hardswish["baseline_correct"], false, "{hardswish}");
     assert!(hardswish["baseline_failure"]["message"].as_str().is_some_and(|m| m.contains("disagrees with PyTorch")), "{hardswish}");
 }
+
+/// GPU code paths that need no GPU: schedules from MetaSchedule's CUDA
+/// design space bind threads and build to CUDA C; the default (dlight) L1
+/// too; a kernel with loops left unbound, or more threads per block than
+/// the GPU has, is refused before any build with the rule it breaks.
+#[tokio::test]
+async fn cuda_schedules_build_to_cuda_c_and_illegal_ones_are_refused() {
+    use kwb::engine::Job;
+    use serde_json::json;
+    use std::time::Duration;
+    let engine = common::engine(1).await;
+    let tasks = common::tasks();
+    let cuda = json!({"kind": "cuda", "arch": "sm_90"});
+    let long = Duration::from_secs(600);
+    let build = |source: String, stage: &str, spec: &serde_json::Value| {
+        let artifact = common::paths().artifacts().join(format!("cuda-test-{}-{stage}.so", std::process::id()));
+        Job::new("build", json!({"source": source, "stage": stage, "target": cuda, "artifact": artifact, "args_spec": spec, "task_dtype": "float32"}), Duration::from_secs(300))
+    };
+
+    let matmul = tasks.get("matmul_256").unwrap();
+    let spec = json!(matmul.reference_meta().unwrap().args);
+    let v = engine.run(Job::new("gpu_variants", json!({"source": matmul.reference_text().unwrap(), "target": cuda, "count": 2, "seed": 0}), long)).await.unwrap();
+    let variants = v.result["variants"].as_array().unwrap();
+    assert!(!variants.is_empty(), "{}", v.result);
+    for var in variants {
+        let text = var["l1_module"].as_str().unwrap();
+        assert!(text.contains("threadIdx") && text.contains("blockIdx"), "a GPU schedule binds blocks and threads");
+        let built = engine.run(build(text.to_string(), "l1", &spec)).await.unwrap();
+        let src = built.result["device_source"].as_str().unwrap_or_default();
+        assert!(src.contains("__global__"), "CUDA C for the kernel: {}", &src[..src.len().min(300)]);
+    }
+    let default = v.result["l1_default"].as_str().unwrap().to_string();
+    assert!(default.contains("threadIdx"), "the default GPU L1 is dlight's schedule");
+
+    let relu6 = tasks.get("relu6").unwrap();
+    let spec6 = json!(relu6.reference_meta().unwrap().args);
+    let cpu_l1 = engine.run(Job::new("derive", json!({"l0": relu6.reference_text().unwrap(), "target": {"kind": "llvm"}}), long)).await.unwrap();
+    let unbound = engine.run(build(cpu_l1.result["l1_module"].as_str().unwrap().to_string(), "l1", &spec6)).await.unwrap_err();
+    assert_eq!(unbound.class, kwb::failure::FailureClass::Parallel, "a failure of the parallel mapping: {unbound}");
+    assert!(unbound.message.contains("outside any loop bound to GPU blocks or threads"), "{unbound}");
+
+    let gpu_l1 = engine.run(Job::new("derive", json!({"l0": relu6.reference_text().unwrap(), "target": cuda}), long)).await.unwrap();
+    let text = gpu_l1.result["l1_module"].as_str().unwrap();
+    let too_many = text.replace("T.thread_binding(T.int64(1024), thread=\"threadIdx.x\")", "T.thread_binding(T.int64(2048), thread=\"threadIdx.x\")").replace("T.int64(64), thread=\"blockIdx.x\"", "T.int64(32), thread=\"blockIdx.x\"");
+    assert_ne!(too_many, text, "dlight binds 1024 threads to relu6's loop");
+    let refused = engine.run(build(too_many, "l1", &spec6)).await.unwrap_err();
+    assert!(refused.message.contains("exceeds the GPU's limits") && refused.class == kwb::failure::FailureClass::Parallel, "{refused}");
+    engine.run(build(text.to_string(), "l1", &spec6)).await.expect("dlight's own schedule builds");
+}

@@ -13,7 +13,7 @@ const RULES: &[(&[&str], &[&str], FailureClass)] = &[
     (&[], &["bad_alloc", "out of memory", "failed to allocate", "cannot allocate", "unable to allocate", "memoryerror", "memory allocation"], Memory),
     (&[], &["storage scope", "illegal scope", "shared memory", "local memory", "out of bound", "outofbound", "index out of range"], Memory),
     // Parallel: thread mapping, races, GPU launch limits.
-    (&[], &["threadidx", "blockidx", "thread binding", "bind thread", "max_threads", "maximum number of threads", "data race", "race condition", "thread extent", "is not parallelizable", "parallel loop"], Parallel),
+    (&[], &["threadidx", "blockidx", "thread binding", "bind thread", "max_threads", "maximum number of threads", "data race", "race condition", "thread extent", "threads per block", "is not parallelizable", "parallel loop"], Parallel),
     // The text itself: parse, well-formedness, signature, schedule API misuse.
     (&["parse", "legality", "signature", "trace", "l1", "l2", "target"], &[], SyntaxApi),
     (&[], &["syntax error", "not well formed", "is not defined", "has no attribute", "unexpected keyword", "positional argument"], SyntaxApi),

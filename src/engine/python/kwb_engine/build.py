@@ -42,9 +42,11 @@ def build(args):
             # Lowered first (deterministic: what L1 shows), so the static IR
             # policy sees every kernel before anything is compiled.
             l1 = mod if args.get("stage", "l0") == "l1" else pipeline.lower(mod, target)
-            from . import ir_policy
+            from . import gpu, ir_policy
 
             ir_policy.check(l1)
+            if gpu.is_gpu(target):
+                gpu.check_legal(l1, target)
             if sets:
                 l1 = rotation.add(l1, sets)
             with target:

@@ -49,29 +49,80 @@ def _limits(target):
     }
 
 
+def _children(stmt):
+    if isinstance(stmt, tvm.tirx.SeqStmt):
+        return list(stmt.seq)
+    out = []
+    for attr in ("body", "block", "init", "then_case", "else_case"):
+        child = getattr(stmt, attr, None)
+        if isinstance(child, tvm.tirx.Stmt):
+            out.append(child)
+    return out
+
+
+def unbound_stores(func):
+    """Stores not inside any loop bound to GPU blocks or threads: code the
+    host would run on device memory (TVM builds it without complaint)."""
+    count = 0
+    stack = [func.body]
+    while stack:
+        s = stack.pop()
+        if isinstance(s, tvm.tirx.For) and s.kind == tvm.tirx.ForKind.THREAD_BINDING:
+            continue
+        if isinstance(s, tvm.tirx.AttrStmt) and s.attr_key == "thread_extent":
+            continue
+        if isinstance(s, tvm.tirx.BufferStore):
+            count += 1
+            continue
+        stack.extend(_children(s))
+    return count
+
+
 def check_legal(mod, target):
     """Every kernel of an L1 module within the GPU's limits, with no loop
-    left unbound: raises JobError(syntax_api, stage legality) naming the
-    kernel and the rule."""
+    left unbound: raises JobError(parallel, stage legality) naming the
+    kernel and the rule (a failure of the kernel's parallel mapping)."""
     limits = _limits(target)
     for gv, func in mod.functions.items():
         if not isinstance(func, tvm.tirx.PrimFunc):
             continue
         name = gv.name_hint
+        if unbound_stores(func):
+            raise JobError(errors.PARALLEL, f"kernel `{name}`: {unbound_stores(func)} store(s) outside any loop bound to GPU "
+                           "blocks or threads (bind loops with sch.bind, e.g. to blockIdx.x and threadIdx.x)", "legality")
         one = tvm.IRModule({name: func.with_attr("target", target).with_attr("global_symbol", name)})
         try:
-            # TVM's own TIR lowering, as a build runs it: VerifyMemory in it
-            # refuses a loop left on the host (not bound to blocks/threads).
+            # TVM's own TIR lowering, as a build runs it, so the limits are
+            # checked on what the GPU will run.
             with target:
                 lowered = tvm.s_tir.pipeline.default_s_tir_pipeline()[0](one)
         except Exception as e:
-            raise JobError(errors.SYNTAX_API, f"kernel `{name}` does not lower for the GPU (a loop not bound to "
-                           f"blocks or threads?): {first_line(e)}", "legality")
+            raise JobError(errors.SYNTAX_API, f"kernel `{name}` does not lower for the GPU: {first_line(e)}", "legality")
         for f in lowered.functions.values():
-            if not tvm.s_tir.analysis.verify_gpu_code(f, limits):
-                raise JobError(errors.SYNTAX_API, f"kernel `{name}` exceeds the GPU's limits (threads per block "
-                               f"<= {limits['max_threads_per_block']}, shared memory per block <= "
-                               f"{limits['max_shared_memory_per_block']} bytes, vector accesses <= 16 bytes)", "legality")
+            if tvm.s_tir.analysis.verify_gpu_code(f, limits):
+                continue
+            threads = _threads_per_block(f)
+            if threads > limits["max_threads_per_block"]:
+                raise JobError(errors.PARALLEL, f"kernel `{name}` exceeds the GPU's limits: {threads} threads per block, "
+                               f"at most {limits['max_threads_per_block']}", "legality")
+            raise JobError(errors.MEMORY, f"kernel `{name}` exceeds the GPU's limits: more than "
+                           f"{limits['max_shared_memory_per_block']} bytes of shared memory per block, or vector "
+                           f"accesses wider than {limits['max_vector_bytes']} bytes", "legality")
+
+
+def _threads_per_block(func):
+    extents, stack = {}, [func.body]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, tvm.tirx.AttrStmt) and node.attr_key == "thread_extent":
+            tag = node.node.thread_tag
+            if tag.startswith("threadIdx") and isinstance(node.value, tvm.tirx.IntImm):
+                extents[tag] = max(extents.get(tag, 1), int(node.value))
+        stack.extend(_children(node))
+    n = 1
+    for v in extents.values():
+        n *= v
+    return n
 
 
 def variants(args):
@@ -99,10 +150,14 @@ def variants(args):
         func = bare.get(kernel)
         if func is None or kernel not in scheduled:
             continue
-        got = space.sample(func, kernel, target, {
-            "count": args.get("count", 4), "seed": args.get("seed", 0),
-            "population": args.get("population", 128), "generations": args.get("generations", 2),
-            "measured": measured.get(kernel) or [], "tried": tried.get(kernel) or []})
+        try:
+            got = space.sample(func, kernel, target, {
+                "count": args.get("count", 4), "seed": args.get("seed", 0),
+                "population": args.get("population", 128), "generations": args.get("generations", 2),
+                "measured": measured.get(kernel) or [], "tried": tried.get(kernel) or []})
+        except Exception as e:  # a kernel MetaSchedule cannot schedule keeps its default
+            refused.append({"kernel": kernel, "name": "design space", "reason": first_line(e)})
+            got = {"moves": [], "trained_on": 0}
         kept = [{"name": f"kept-{i + 1}", "trace": t, "predicted": None,
                  "rationale": f"the winner of an earlier run on this device for `{kernel}`, measured again beside new samples"}
                 for i, t in enumerate(keep.get(kernel) or [])]

@@ -129,6 +129,10 @@ def derive(args):
             l1, trace_out = _apply_trace(l1, kernel, args["trace"])
     check_legality(l1)
     ir_policy.check(l1)
+    if target.kind.name != "llvm":
+        from . import gpu
+
+        gpu.check_legal(l1, target)
     l1_text = script(l1)
     kernels = sorted(kernels_of(l1))
     ex, ll = codegen_ir(l1, target)
