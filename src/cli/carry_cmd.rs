@@ -48,8 +48,9 @@ pub struct PackArgs {
 
 #[derive(Args, Debug)]
 pub struct ReportArgs {
-    /// results.json written on the device by `run.sh`.
-    results: PathBuf,
+    /// results.json written on the device by `run.sh`; several (packs of the same device) make one table.
+    #[arg(required = true)]
+    results: Vec<PathBuf>,
     /// Also write report.md and a copy of results.json here.
     #[arg(long)]
     out: Option<PathBuf>,
@@ -105,17 +106,29 @@ async fn pack_cmd(ctx: &Workspace, a: PackArgs) -> Result<ExitCode> {
 }
 
 fn report_cmd(a: ReportArgs) -> Result<ExitCode> {
-    let text = std::fs::read_to_string(&a.results).with_context(|| format!("reading {}", a.results.display()))?;
-    let results: serde_json::Value = serde_json::from_str(&text).with_context(|| format!("{} is not a results.json from run.sh", a.results.display()))?;
-    if !results["tasks"].is_object() {
-        bail!("{} has no `tasks`: is it a results.json written by a pack's run.sh?", a.results.display());
+    let mut merged: Option<serde_json::Value> = None;
+    for path in &a.results {
+        let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+        let results: serde_json::Value = serde_json::from_str(&text).with_context(|| format!("{} is not a results.json from run.sh", path.display()))?;
+        let Some(tasks) = results["tasks"].as_object() else {
+            bail!("{} has no `tasks`: is it a results.json written by a pack's run.sh?", path.display());
+        };
+        match merged.as_mut() {
+            None => merged = Some(results.clone()),
+            Some(m) => {
+                for (id, t) in tasks {
+                    m["tasks"][id] = t.clone();
+                }
+            }
+        }
     }
+    let results = merged.context("no results given")?;
     let md = report::markdown(&results);
     print!("{md}");
     if let Some(dir) = a.out {
         std::fs::create_dir_all(&dir)?;
         std::fs::write(dir.join("report.md"), &md)?;
-        std::fs::write(dir.join("results.json"), &text)?;
+        std::fs::write(dir.join("results.json"), serde_json::to_string_pretty(&results)?)?;
     }
     Ok(ExitCode::SUCCESS)
 }

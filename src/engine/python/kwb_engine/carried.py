@@ -69,8 +69,11 @@ class Nvcc:
                 src = os.path.join(d, "k.cu")
                 with open(src, "w") as f:
                     f.write(code)
-                subprocess.run(["nvcc", "--cubin", "-w", "-O3", f"-arch={self.arch}", "-o", out + ".tmp", src],
-                               check=True, capture_output=True, text=True)
+                done = subprocess.run(["nvcc", "--cubin", "-w", "-O3", f"-arch={self.arch}", "-o", out + ".tmp", src],
+                                      capture_output=True, text=True)
+                if done.returncode != 0:
+                    # What ptxas or nvcc said (e.g. too much shared memory), not just the exit status.
+                    raise RuntimeError("nvcc: " + " ".join((done.stderr or done.stdout or "").split())[-400:])
                 os.replace(out + ".tmp", out)
                 self.compiled += 1
         with open(out, "rb") as f:
@@ -88,8 +91,8 @@ class Nvcc:
             with (gzip.open(path, "rt") if path.endswith(".gz") else open(path)) as f:
                 self.compile(f.read())
             return None
-        except subprocess.CalledProcessError as e:
-            return f"{os.path.basename(path)}: nvcc failed: {(e.stderr or '')[-400:]}"
+        except RuntimeError as e:
+            return f"{path}: {e}"
 
 
 def _cuda_runtime(nvcc):

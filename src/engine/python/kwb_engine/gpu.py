@@ -96,10 +96,18 @@ def check_legal(mod, target):
             # checked on what the GPU will run.
             with target:
                 lowered = tvm.s_tir.pipeline.default_s_tir_pipeline()[0](one)
-        except Exception as e:
-            raise JobError(errors.SYNTAX_API, f"kernel `{name}` does not lower for the GPU: {first_line(e)}", "legality")
+        except Exception:
+            # Lowered alone, outside the module, some kernels TVM builds fine
+            # do not lower (dlight's cross-thread reductions): the build
+            # itself will say if this one cannot.
+            continue
         for f in lowered.functions.values():
-            if tvm.s_tir.analysis.verify_gpu_code(f, limits):
+            try:
+                if tvm.s_tir.analysis.verify_gpu_code(f, limits):
+                    continue
+            except Exception:
+                # TVM's verifier stops at a thread extent it cannot read
+                # (a dlight reduction's): nothing to say about that kernel.
                 continue
             threads = _threads_per_block(f)
             if threads > limits["max_threads_per_block"]:
