@@ -29,6 +29,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
@@ -69,12 +70,14 @@ class Nvcc:
                 src = os.path.join(d, "k.cu")
                 with open(src, "w") as f:
                     f.write(code)
-                done = subprocess.run(["nvcc", "--cubin", "-w", "-O3", f"-arch={self.arch}", "-o", out + ".tmp", src],
+                # Two modules can carry the same source: each compile writes its own file.
+                tmp = f"{out}.{os.getpid()}.{threading.get_ident()}.tmp"
+                done = subprocess.run(["nvcc", "--cubin", "-w", "-O3", f"-arch={self.arch}", "-o", tmp, src],
                                       capture_output=True, text=True)
                 if done.returncode != 0:
                     # What ptxas or nvcc said (e.g. too much shared memory), not just the exit status.
                     raise RuntimeError("nvcc: " + " ".join((done.stderr or done.stdout or "").split())[-400:])
-                os.replace(out + ".tmp", out)
+                os.replace(tmp, out)
                 self.compiled += 1
         with open(out, "rb") as f:
             return bytearray(f.read())
