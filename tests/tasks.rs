@@ -84,20 +84,27 @@ fn tasks_check_passes_without_pytorch() {
 /// jitter can exceed the 1% interval the timing asks for; their validity is
 /// reported, not required.
 const TIMED_FLOOR_MS: f64 = 0.05;
+/// An evaluation that took longer than this is not repeated for a better interval.
+const RETRY_UNDER_S: f64 = 40.0;
 
 #[test]
 fn every_shipped_reference_is_correct_and_validly_timed() {
     let set = common::tasks();
     let mut short_and_noisy = Vec::new();
     for t in &set.tasks {
-        // A noisy moment can leave a timing invalid; it is measured again once.
+        // A noisy moment can leave a timing invalid; it is measured again,
+        // up to three times in all. A task whose one evaluation already
+        // spent the timing budget (model graphs of 100 ms and more a pass)
+        // is not: its interval says how sure it is, and three of them would
+        // take most of CI's time on a two-core machine.
         let mut last = serde_json::Value::Null;
         for _attempt in 0..3 {
             let out = kwb().args(["eval", "--json", "--task", t.id()]).output().unwrap();
             assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
             last = serde_json::from_slice(&out.stdout).unwrap();
             assert_eq!(last["correct"], true, "{}: {}", t.id(), last["failure"]);
-            if last["timing_valid"] == true {
+            let spent_s = last["wall_s"].as_f64().unwrap();
+            if last["timing_valid"] == true || spent_s > RETRY_UNDER_S {
                 break;
             }
         }
