@@ -22,8 +22,26 @@ pub struct Workspace {
 }
 
 impl Workspace {
+    /// The tasks, each at the size the device runs where it has one
+    /// (`kwb tasks resize`); the local CPU runs the tasks' own.
     pub fn tasks(&self) -> Result<TaskSet> {
-        let set = TaskSet::load(&self.tasks_dir)?;
+        let mut set = TaskSet::load(&self.tasks_dir)?;
+        let device = if self.device == crate::devices::LOCAL_CPU { None } else { self.device().ok() };
+        if let Some(size) = device.as_ref().and_then(|d| d.size()) {
+            let (sized, missing) = set.at_size(size);
+            set = sized;
+            if !missing.is_empty() {
+                eprintln!(
+                    "note: {} of {} tasks have no `{size}` size for device `{}` and run at their own ({}{}); `kwb --device {} tasks resize --task ID` makes one",
+                    missing.len(),
+                    set.tasks.len(),
+                    self.device,
+                    missing.iter().take(4).cloned().collect::<Vec<_>>().join(", "),
+                    if missing.len() > 4 { ", ..." } else { "" },
+                    self.device
+                );
+            }
+        }
         for p in &set.problems {
             eprintln!("warning: skipped {}: {}", p.dir.display(), p.message);
         }

@@ -96,6 +96,15 @@ fn a_pack_runs_with_the_runtime_alone_and_its_checks_hold_there() {
     let hardswish = &res["tasks"]["hardswish"];
     assert_eq!(hardswish["baseline_correct"], false, "{hardswish}");
     assert!(hardswish["baseline_failure"]["message"].as_str().is_some_and(|m| m.contains("disagrees with PyTorch")), "{hardswish}");
+
+    // Each task runs in a process of its own: one whose process dies (here
+    // on a task file it cannot read; on a GPU, a candidate that breaks the
+    // CUDA context) is recorded as such, and the next is still measured.
+    std::fs::write(pack.join("tasks/relu6/task.json"), "{ not json").unwrap();
+    let res = run_pack(&env.python, &pack, &work.path().join("out3"));
+    assert_eq!(res["meta"]["process_per_task"], true, "{}", res["meta"]);
+    assert!(res["tasks"]["relu6"]["error"].as_str().is_some_and(|e| e.contains("its process ended")), "{}", res["tasks"]["relu6"]);
+    assert!(res["tasks"]["hardswish"]["baseline_failure"]["message"].as_str().is_some_and(|m| m.contains("disagrees with PyTorch")), "{}", res["tasks"]["hardswish"]);
 }
 
 /// GPU code paths that need no GPU: schedules from MetaSchedule's CUDA

@@ -51,7 +51,7 @@ fn fixture() -> Fixture {
         overrides: Default::default(),
         inits: Default::default(),
     };
-    let task = Task { meta, dir: dir.path().to_path_buf(), reference: None };
+    let task = Task { meta, dir: dir.path().to_path_buf(), reference: None, size: None };
     let root = NodeRecord { id: 0, parent: None, layer: Layer::L0, kernel: None, author: "import".into(), rationale: "the task's reference".into(), trace: None, texts: texts() };
     let child = NodeRecord { id: 1, parent: Some(0), layer: Layer::L1, kernel: Some("matmul".into()), author: "llm-l1:p".into(), rationale: "tiled the k loop".into(), trace: None, texts: texts() };
     let result = json!({

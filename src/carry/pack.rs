@@ -156,14 +156,14 @@ async fn pack_task(host: &Evaluator, task: &Task, opts: &PackOptions) -> Result<
     }
     let size = spec.size.as_ref();
     let task_json = json!({
-        "id": task.id(), "args_spec": spec.args, "atol": task.meta.tolerance.atol, "rtol": task.meta.tolerance.rtol,
+        "id": task.id(), "size": task.size, "args_spec": spec.args, "atol": task.meta.tolerance.atol, "rtol": task.meta.tolerance.rtol,
         "overrides": spec.overrides, "baseline": base["artifact"], "candidates": candidates,
         "flops": size.map(|s| s.flops), "bytes": size.map(|s| s.bytes_moved),
         "refused": variants.result["refused"],
     });
     std::fs::write(dir.join("task.json"), serde_json::to_string_pretty(&task_json)?)?;
     let built = candidates.iter().filter(|c| c["build_failure"].is_null()).count();
-    Ok(json!({"id": task.id(), "built": built, "refused": variants.result["refused"].as_array().map_or(0, Vec::len)}))
+    Ok(json!({"id": task.id(), "size": task.size, "built": built, "refused": variants.result["refused"].as_array().map_or(0, Vec::len)}))
 }
 
 /// One module built for the device into the pack (`NAME.so`, and its device

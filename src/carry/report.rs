@@ -15,6 +15,9 @@ use std::fmt::Write;
 #[derive(Debug, Clone)]
 pub struct Row {
     pub id: String,
+    /// The task's size (`gpu`, ...) where not its own, and its first input's shape.
+    pub size: Option<String>,
+    pub shape: Option<String>,
     pub baseline_ms: Option<f64>,
     pub best_ms: Option<f64>,
     /// The confirmed speedup; 1.0 where the baseline stands (`fallback`).
@@ -54,8 +57,11 @@ pub fn rows(results: &Value) -> Vec<Row> {
             Some(s) if s > 0.0 => (s, false),
             _ => (1.0, true),
         };
+        let shape = t["shapes"][0].as_array().map(|d| d.iter().map(|x| x.to_string()).collect::<Vec<_>>().join("x"));
         out.push(Row {
             id: id.clone(),
+            size: t["size"].as_str().map(str::to_string),
+            shape,
             baseline_ms,
             best_ms: if fallback { baseline_ms } else { winner["candidate_ms"].as_f64() },
             speedup,
@@ -90,8 +96,8 @@ pub fn markdown(results: &Value) -> String {
     let pack = &results["pack"];
     let _ = writeln!(s, "device `{}`, target `{}`; {}", pack["device"].as_str().unwrap_or("?"), pack["target"], results["meta"]["gpu"].as_str().unwrap_or(""));
     let _ = writeln!(s);
-    let _ = writeln!(s, "| task | baseline ms | kwb ms | speedup | search | compiled/correct/cands | eager ms | eager / kwb |");
-    let _ = writeln!(s, "| --- | --- | --- | --- | --- | --- | --- | --- |");
+    let _ = writeln!(s, "| task | size | baseline ms | kwb ms | speedup | search | compiled/correct/cands | eager ms | eager / kwb |");
+    let _ = writeln!(s, "| --- | --- | --- | --- | --- | --- | --- | --- | --- |");
     for r in &rows {
         let speed = match (&r.problem, r.fallback) {
             (Some(p), _) => p.replace('|', "/").chars().take(140).collect::<String>(),
@@ -105,8 +111,14 @@ pub fn markdown(results: &Value) -> String {
         };
         let _ = writeln!(
             s,
-            "| {} | {} | {} | {} | {} | {}/{}/{} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {}/{}/{} | {} | {} |",
             r.id,
+            match (&r.size, &r.shape) {
+                (Some(z), Some(sh)) => format!("{z} {sh}"),
+                (None, Some(sh)) => format!("own {sh}"),
+                (Some(z), None) => z.clone(),
+                (None, None) => "-".into(),
+            },
             ms(r.baseline_ms),
             ms(r.best_ms),
             speed,
@@ -147,7 +159,7 @@ mod tests {
     #[test]
     fn a_winner_counts_only_when_confirmed_and_clear_of_the_noise() {
         let res = json!({"tasks": {
-            "a": {"baseline_ms": 2.0, "noise": 0.01, "candidates": [{"compiled": true, "correct": true}],
+            "a": {"baseline_ms": 2.0, "noise": 0.01, "size": "gpu", "shapes": [[64, 1024], [1024]], "candidates": [{"compiled": true, "correct": true}],
                   "winner": {"speedup": 2.5, "valid": true, "candidate_ms": 0.8, "baseline_ms": 2.0, "confirm": {"ci": 0.01}, "search_speedup": 2.6},
                   "eager": {"ms": 1.6}},
             "b": {"baseline_ms": 1.0, "noise": 0.05, "candidates": [{"compiled": true, "correct": true}],
@@ -166,7 +178,7 @@ mod tests {
         assert!(!by("e").fallback && !by("e").fast(1.0), "a speedup whose interval is too wide is shown, never counted fast");
         let md = markdown(&res);
         assert!(md.contains("5 tasks: Compile@1 60%, Correct@1 60%, fast_1.0 20%, fast_2.0 20%"), "{md}");
-        assert!(md.contains("| a | 2.000 | 0.800 | 2.500 | 2.600 | 1/1/1 | 1.600 | 2.00 |"), "{md}");
-        assert!(md.contains("| e | 4.000 | 1.300 | 3.000? |"), "{md}");
+        assert!(md.contains("| a | gpu 64x1024 | 2.000 | 0.800 | 2.500 | 2.600 | 1/1/1 | 1.600 | 2.00 |"), "{md}");
+        assert!(md.contains("| e | - | 4.000 | 1.300 | 3.000? |"), "{md}");
     }
 }

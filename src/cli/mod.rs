@@ -13,6 +13,7 @@ mod run_cmd;
 mod session_cmd;
 mod session_copy;
 mod tasks_cmd;
+mod tasks_resize;
 
 use crate::workspace::Workspace;
 use crate::paths::Paths;

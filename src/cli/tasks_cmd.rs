@@ -1,4 +1,4 @@
-//! `kwb tasks`: list, show, check and import.
+//! `kwb tasks`: list, show, check, import and resize.
 
 use crate::workspace::Workspace;
 use crate::eval::EvalOptions;
@@ -43,6 +43,8 @@ pub enum TasksCmd {
     },
     /// Import a KernelBench-format PyTorch file, or a directory of them (needs `kwb engine setup --with-torch`).
     Import(ImportArgs),
+    /// Size tasks for a faster device (--device): model.py's constants grown until a pass is worth timing there, written to <task>/sizes/<size>/ with its own reference outputs.
+    Resize(super::tasks_resize::ResizeArgs),
 }
 
 #[derive(clap::Args, Debug)]
@@ -85,6 +87,7 @@ pub async fn run(ctx: &Workspace, cmd: TasksCmd) -> Result<ExitCode> {
         TasksCmd::Show { id } => show(ctx, &id),
         TasksCmd::Check { suite } => check(ctx, suite).await,
         TasksCmd::Import(args) => import(ctx, args).await,
+        TasksCmd::Resize(args) => super::tasks_resize::run(ctx, args).await,
     }
 }
 
@@ -268,11 +271,7 @@ async fn import(ctx: &Workspace, args: ImportArgs) -> Result<ExitCode> {
     if files.is_empty() {
         bail!("no .py files in {}", path.display());
     }
-    let engine = ctx.import_engine(max_bytes).await?;
-    let probe = engine.run(crate::engine::Job::new("doctor", json!({}), std::time::Duration::from_secs(60))).await.map_err(|f| anyhow::anyhow!("{f}"))?;
-    if probe.result["torch"].is_null() {
-        bail!("PyTorch is not in the engine environment; run `kwb engine setup --with-torch` (about 6 GB), then import again");
-    }
+    let engine = torch_engine(ctx, max_bytes).await?;
     // The machine's peaks drive the cost estimate; measured once per machine.
     let machine = match crate::roofline::Machine::cached(&ctx.paths) {
         Some(m) => Some(m),
@@ -294,7 +293,7 @@ async fn import(ctx: &Workspace, args: ImportArgs) -> Result<ExitCode> {
                 (None, _, Some(d)) => d.to_path_buf(),
                 (None, _, None) => ctx.tasks_dir.join(format!("l{level}")).join(&tid),
             };
-            ImportRequest { model: file.clone(), dest, id: tid, level, domains, overrides: overrides.clone(), max_bytes, target: EvalOptions::default().target, fit, budget_ms, max_ops, peaks: peaks.clone() }
+            ImportRequest { model: file.clone(), dest, id: tid, level, domains, overrides: overrides.clone(), max_bytes, target: EvalOptions::default().target, fit, budget_ms, max_ops, peaks: peaks.clone(), grow: None }
         })
         .collect();
     let bar = indicatif::ProgressBar::new(reqs.len() as u64);
@@ -340,7 +339,17 @@ async fn import(ctx: &Workspace, args: ImportArgs) -> Result<ExitCode> {
     Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
 
-fn outcome_line(o: &crate::tasks::import_batch::Outcome) -> String {
+/// The engine for imports, with PyTorch in it (or a message saying how to add it).
+pub(crate) async fn torch_engine(ctx: &Workspace, max_bytes: u64) -> Result<crate::engine::Engine> {
+    let engine = ctx.import_engine(max_bytes).await?;
+    let probe = engine.run(crate::engine::Job::new("doctor", json!({}), std::time::Duration::from_secs(60))).await.map_err(|f| anyhow::anyhow!("{f}"))?;
+    if probe.result["torch"].is_null() {
+        bail!("PyTorch is not in the engine environment; run `kwb engine setup --with-torch` (about 6 GB), then import again");
+    }
+    Ok(engine)
+}
+
+pub(crate) fn outcome_line(o: &crate::tasks::import_batch::Outcome) -> String {
     use crate::tasks::import_batch::Status;
     match o.status {
         Status::Imported => {

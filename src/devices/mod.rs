@@ -10,6 +10,13 @@
 //! tracker = "127.0.0.1:9190"
 //! key = "pi5"
 //! target = { kind = "llvm", mtriple = "aarch64-linux-gnu", mcpu = "cortex-a76" }
+//!
+//! [[device]]
+//! name = "h200"
+//! kind = "cuda"
+//! target = { kind = "cuda", arch = "sm_90" }
+//! size = "gpu"                 # tasks' sizes/gpu/ (the default for CUDA)
+//! peaks = { peak_flops = 6.7e13, bandwidth_bytes_s = 4.8e12 }
 //! ```
 
 pub mod serve;
@@ -49,11 +56,39 @@ pub struct Device {
     /// (`mtriple`/`mcpu`/`mattr`, or `arch`). The local CPU's is the host's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub target: Option<Value>,
+    /// The task size it runs (`<task>/sizes/<size>/`, written by `kwb tasks
+    /// resize`); a CUDA device's is `gpu` unless it says otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<String>,
+    /// Its peaks, where kwb cannot measure them (a device it cannot reach):
+    /// what `kwb tasks resize` sizes tasks by.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub peaks: Option<Peaks>,
 }
+
+/// A device's peak fp32 FLOP/s and memory bandwidth in bytes/s.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Peaks {
+    pub peak_flops: f64,
+    pub bandwidth_bytes_s: f64,
+}
+
+/// The size CUDA devices run unless they name another.
+pub const GPU_SIZE: &str = "gpu";
 
 impl Device {
     pub fn local_cpu() -> Self {
-        Self { name: LOCAL_CPU.into(), reach: Reach::Local, target: None }
+        Self { name: LOCAL_CPU.into(), reach: Reach::Local, target: None, size: None, peaks: None }
+    }
+
+    /// The task size this device runs, if not the tasks' own.
+    pub fn size(&self) -> Option<&str> {
+        match (&self.size, &self.reach) {
+            (Some(s), _) => Some(s.as_str()),
+            (None, Reach::Cuda { .. }) => Some(GPU_SIZE),
+            (None, _) => None,
+        }
     }
 
     pub fn kind(&self) -> &'static str {
@@ -156,7 +191,7 @@ fn parse_gpus(csv: &str) -> Vec<Device> {
             let (index, cap) = l.split_once(',')?;
             let index: u32 = index.trim().parse().ok()?;
             let arch = format!("sm_{}", cap.trim().replace('.', ""));
-            Some(Device { name: format!("cuda-{index}"), reach: Reach::Cuda { index }, target: Some(serde_json::json!({"kind": "cuda", "arch": arch})) })
+            Some(Device { name: format!("cuda-{index}"), reach: Reach::Cuda { index }, target: Some(serde_json::json!({"kind": "cuda", "arch": arch})), size: None, peaks: None })
         })
         .collect()
 }
@@ -210,12 +245,26 @@ target = { kind = "llvm", mtriple = "aarch64-linux-gnu", mcpu = "cortex-a76" }
 name = "gpu"
 kind = "cuda"
 target = { kind = "cuda", arch = "sm_90" }
+peaks = { peak_flops = 6.7e13, bandwidth_bytes_s = 4.8e12 }
+
+[[device]]
+name = "orin"
+kind = "rpc"
+tracker = "127.0.0.1:9190"
+key = "orin"
+size = "board"
+target = { kind = "cuda", arch = "sm_87" }
 "#;
         let d = parse(text, "devices.toml").unwrap();
         assert_eq!(d[0].reach, Reach::Rpc { tracker: "127.0.0.1:9190".into(), key: "pi5".into() });
         assert_eq!(d[0].target.as_ref().unwrap()["mcpu"], "cortex-a76");
+        assert_eq!(d[0].size(), None, "a board runs the tasks' own size unless it names one");
         assert_eq!(d[1].reach, Reach::Cuda { index: 0 });
         assert_eq!(d[1].kind(), "cuda");
+        assert_eq!(d[1].size(), Some(GPU_SIZE));
+        assert_eq!(d[1].peaks, Some(Peaks { peak_flops: 6.7e13, bandwidth_bytes_s: 4.8e12 }));
+        assert_eq!(d[2].size(), Some("board"));
+        assert_eq!(Device::local_cpu().size(), None);
     }
 
     #[test]
@@ -227,6 +276,7 @@ target = { kind = "cuda", arch = "sm_90" }
             ("[[device]]\nname = \"local-cpu\"\nkind = \"cuda\"\ntarget = { kind = \"cuda\" }\n", "built in"),
             ("[[device]]\nname = \"a\"\nkind = \"cuda\"\ntarget = { kind = \"cuda\" }\n[[device]]\nname = \"a\"\nkind = \"cuda\"\nindex = 1\ntarget = { kind = \"cuda\" }\n", "two devices"),
             ("[[device]\n", "not a valid devices file"),
+            ("[[device]]\nname = \"a\"\nkind = \"cuda\"\ntarget = { kind = \"cuda\" }\npeaks = { flops = 1.0 }\n", "device `a`"),
         ];
         for (text, want) in cases {
             let e = format!("{:#}", parse(text, "devices.toml").unwrap_err());
@@ -252,7 +302,7 @@ target = { kind = "cuda", arch = "sm_90" }
     fn an_rpc_device_without_a_tracker_is_unreachable_with_the_reason() {
         // A port nothing listens on: bound, then released.
         let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-        let d = Device { name: "b".into(), reach: Reach::Rpc { tracker: format!("127.0.0.1:{port}"), key: "k".into() }, target: None };
+        let d = Device { name: "b".into(), reach: Reach::Rpc { tracker: format!("127.0.0.1:{port}"), key: "k".into() }, target: None, size: None, peaks: None };
         let r = probe(&d, Duration::from_secs(2));
         assert!(!r.ok && r.detail.contains("no RPC tracker answers"), "{r:?}");
     }

@@ -33,6 +33,10 @@ pub struct ImportRequest {
     pub max_ops: u64,
     /// The machine's measured peaks (roofline::Machine), for the estimate.
     pub peaks: Option<Value>,
+    /// Sizing for a faster device instead (`kwb tasks resize`): its
+    /// `peak_flops`, `bandwidth_bytes_s` and the `min_s` a forward pass must
+    /// take at them; the file's constants are doubled until it does.
+    pub grow: Option<Value>,
 }
 
 #[derive(Debug, serde::Serialize)]
@@ -122,7 +126,7 @@ pub async fn import_one(engine: &Engine, paths: &Paths, req: &ImportRequest) -> 
         "import_task",
         json!({"model_path": model, "out_dir": scratch, "overrides": overrides, "inits": inits, "max_bytes": req.max_bytes,
                "atol": meta.tolerance.atol, "rtol": meta.tolerance.rtol, "target": req.target,
-               "fit": req.fit, "budget_ms": req.budget_ms, "max_ops": req.max_ops, "peaks": req.peaks}),
+               "fit": req.fit, "budget_ms": req.budget_ms, "max_ops": req.max_ops, "peaks": req.peaks, "grow": req.grow}),
         Duration::from_secs(600),
     );
     let out = engine.run(job).await;
@@ -191,7 +195,8 @@ fn install(scratch: &Path, dest: &Path, model: &Path, meta: &TaskMeta, rewrite_m
     Ok(())
 }
 
-fn guess_toml(v: &str) -> toml::Value {
+/// A `--set` value as TOML: an integer, a float, a boolean, else a string.
+pub fn guess_toml(v: &str) -> toml::Value {
     if let Ok(i) = v.parse::<i64>() {
         toml::Value::Integer(i)
     } else if let Ok(f) = v.parse::<f64>() {

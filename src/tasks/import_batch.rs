@@ -275,6 +275,7 @@ mod tests {
             budget_ms: 1.0,
             max_ops: 4000,
             peaks: None,
+            grow: None,
         };
         let files = vec![
             outcome(&req, Err(Failure::new(FailureClass::Task, "too big").at("size")), 0.1),

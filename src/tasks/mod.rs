@@ -20,6 +20,9 @@ pub struct Task {
     pub dir: PathBuf,
     #[serde(skip)]
     pub reference: Option<ReferenceMeta>,
+    /// The size this is, where not the task's own: `sizes/<size>/`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub size: Option<String>,
 }
 
 /// A task directory that could not be loaded, and why.
@@ -53,7 +56,43 @@ impl Task {
         } else {
             None
         };
-        Ok(Self { meta, dir: dir.to_path_buf(), reference })
+        Ok(Self { meta, dir: dir.to_path_buf(), reference, size: None })
+    }
+
+    /// Where its sizes for other devices live: `sizes/<size>/`, each a task
+    /// directory of its own (model.py with other constants, written by
+    /// `kwb tasks resize`). Never searched by the task set.
+    pub fn sizes_dir(&self) -> PathBuf {
+        self.dir.join("sizes")
+    }
+
+    /// The sizes it has besides its own.
+    pub fn sizes(&self) -> Vec<String> {
+        let mut out: Vec<String> = std::fs::read_dir(self.sizes_dir())
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter(|e| e.path().join("task.toml").is_file())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        out.sort();
+        out
+    }
+
+    /// The task at `size`, or None where it has no such size. A sized task
+    /// keeps the id; it must, or results would not line up.
+    pub fn sized(&self, size: &str) -> Option<Result<Task>> {
+        let dir = self.sizes_dir().join(size);
+        if !dir.join("task.toml").is_file() {
+            return None;
+        }
+        Some(Task::load(&dir).and_then(|mut t| {
+            if t.meta.id != self.meta.id {
+                bail!("{}: its id `{}` is not the task's `{}`", dir.join("task.toml").display(), t.meta.id, self.meta.id);
+            }
+            t.size = Some(size.to_string());
+            Ok(t)
+        }))
     }
 
     pub fn id(&self) -> &str {
@@ -153,6 +192,24 @@ impl TaskSet {
             }
         }
         Ok(set)
+    }
+
+    /// Every task at `size` where it has one (the others as they are), and
+    /// the ids of those without it. A size that cannot be loaded is a
+    /// problem, and the task stays at its own size.
+    pub fn at_size(mut self, size: &str) -> (Self, Vec<String>) {
+        let mut missing = Vec::new();
+        for t in self.tasks.iter_mut() {
+            match t.sized(size) {
+                Some(Ok(s)) => *t = s,
+                Some(Err(e)) => {
+                    self.problems.push(TaskProblem { dir: t.sizes_dir().join(size), message: format!("{e:#}") });
+                    missing.push(t.meta.id.clone());
+                }
+                None => missing.push(t.meta.id.clone()),
+            }
+        }
+        (self, missing)
     }
 
     pub fn get(&self, id: &str) -> Result<&Task> {

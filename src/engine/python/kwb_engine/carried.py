@@ -129,7 +129,7 @@ def _measure(dev, task_dir, task, opts):
 
     base = os.path.join(task_dir, task["baseline"])
     outputs = os.path.join(task_dir, "outputs")
-    rec = {"id": task["id"], "candidates": [], "flops": task.get("flops"), "bytes": task.get("bytes")}
+    rec = {"id": task["id"], "size": task.get("size"), "shapes": [a["shape"] for a in task["args_spec"] if a.get("role") == "input"], "candidates": [], "flops": task.get("flops"), "bytes": task.get("bytes")}
     if os.path.exists(os.path.join(outputs, output_digest.digest_name(0))):
         # The task ships a digest of PyTorch's outputs: the baseline, run on
         # this device, gives the outputs candidates are held to, and only if
@@ -158,12 +158,14 @@ def _measure(dev, task_dir, task, opts):
         rec["baseline_failure"] = e.to_json()
         return rec
     for c in task["candidates"]:
-        art = os.path.join(task_dir, c["artifact"])
         row = {k: c.get(k) for k in ("name", "kernel", "trace", "rationale", "predicted", "build_failure")}
         rec["candidates"].append(row)
-        if c.get("build_failure"):
+        # A candidate that did not build on the host has no artifact.
+        if c.get("build_failure") or not c.get("artifact"):
             row["compiled"] = False
+            row["build_failure"] = row["build_failure"] or "no artifact in the pack"
             continue
+        art = os.path.join(task_dir, c["artifact"])
         row["compiled"] = True
         try:
             got = check._check_on(dev, dict(chk, artifact=art, baseline_artifact=base))
@@ -249,6 +251,70 @@ def _eager(task_dir, task, cpu):
     return {"ms": per_call[len(per_call) // 2] * 1e3, "rounds": len(per_call), "torch": torch.__version__}
 
 
+def _run_task(dev, opts, task_id):
+    """One task's record: its checks and timings, and PyTorch eager beside them."""
+    task_dir = os.path.join(opts.pack, "tasks", task_id)
+    task = json.load(open(os.path.join(task_dir, "task.json")))
+    t = time.perf_counter()
+    try:
+        rec = _measure(dev, task_dir, task, opts)
+    except Exception as e:  # one task's failure never loses the others
+        rec = {"id": task_id, "error": f"{type(e).__name__}: {str(e)[:500]}"}
+    if not opts.no_eager:
+        try:
+            rec["eager"] = _eager(task_dir, task, opts.cpu)
+        except Exception as e:
+            rec["eager"] = {"error": f"{type(e).__name__}: {str(e)[:300]}"}
+    rec["wall_s"] = round(time.perf_counter() - t, 2)
+    return rec
+
+
+def _in_own_process(opts, task_id, limit_s):
+    """Runs one task in a process of its own, so that a candidate which
+    breaks the CUDA context (an illegal address poisons every later launch)
+    or hangs costs that task alone. Its record, or why there is none."""
+    rec_path = os.path.join(opts.out, "tasks", f"{task_id}.json")
+    if os.path.exists(rec_path):
+        os.remove(rec_path)
+    cmd = [sys.executable, "-m", "kwb_engine.carried", opts.pack, opts.out, "--task-only", task_id, "--min-ms", str(opts.min_ms)]
+    cmd += (["--cpu"] if opts.cpu else []) + (["--no-eager"] if opts.no_eager else [])
+    t = time.perf_counter()
+    try:
+        done = subprocess.run(cmd, timeout=limit_s)
+        why = None if done.returncode == 0 else f"its process ended with exit status {done.returncode}"
+    except subprocess.TimeoutExpired:
+        why = f"its process ran over {limit_s:.0f} s and was killed (a hanging candidate?)"
+    if why is None and os.path.exists(rec_path):
+        return json.load(open(rec_path))
+    return {"id": task_id, "error": why or "its process wrote no record", "wall_s": round(time.perf_counter() - t, 2)}
+
+
+def _setup(opts, manifest, precompile):
+    """The runtime-only TVM, nvcc behind it for CUDA, and the device handle."""
+    _runtime_only()
+    import tvm
+
+    from . import device
+
+    meta = {"tvm": tvm.__version__, "runtime_only": os.environ.get("TVM_USE_RUNTIME_LIB") == "1",
+            "python": sys.version.split()[0], "min_ms": opts.min_ms}
+    if not opts.cpu:
+        nvcc = Nvcc(manifest["target"].get("arch", "sm_90"), os.path.join(tempfile.gettempdir(), "kwb-cubin"))
+        _cuda_runtime(nvcc)
+        if precompile:
+            t = time.perf_counter()
+            sources = sorted(glob.glob(os.path.join(opts.pack, "tasks", "*", "*.cu.gz")))
+            meta["nvcc_errors"] = nvcc.precompile(sources, os.cpu_count() or 4)
+            meta["nvcc_s"] = round(time.perf_counter() - t, 2)
+            meta["nvcc_modules"] = len(sources)
+            try:
+                meta["gpu"] = subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version,clocks.max.sm,memory.total",
+                                              "--format=csv,noheader"], capture_output=True, text=True).stdout.strip()
+            except OSError:
+                pass
+    return (device.Local() if opts.cpu else device.Cuda(0)), meta
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m kwb_engine.carried")
     ap.add_argument("pack")
@@ -256,60 +322,41 @@ def main(argv=None):
     ap.add_argument("--only", default="")
     ap.add_argument("--cpu", action="store_true", help="time on this machine's CPU (a pack built for llvm)")
     ap.add_argument("--time-limit", type=float, default=480.0, help="stop starting new tasks after this many seconds")
+    ap.add_argument("--task-limit", type=float, default=300.0, help="kill a task's process after this many seconds")
+    ap.add_argument("--one-process", action="store_true", help="run every task in this process (faster; one broken CUDA context then spoils the rest)")
+    ap.add_argument("--task-only", default="", help=argparse.SUPPRESS)
     ap.add_argument("--min-ms", dest="min_ms", type=float, default=2.0)
     ap.add_argument("--no-eager", action="store_true")
     opts = ap.parse_args(argv)
     started = time.perf_counter()
-    _runtime_only()
     manifest = json.load(open(os.path.join(opts.pack, "manifest.json")))
-    os.makedirs(opts.out, exist_ok=True)
+    os.makedirs(os.path.join(opts.out, "tasks"), exist_ok=True)
+    if opts.task_only:
+        dev, _ = _setup(opts, manifest, precompile=False)
+        rec = _run_task(dev, opts, opts.task_only)
+        path = os.path.join(opts.out, "tasks", f"{opts.task_only}.json")
+        with open(path + ".tmp", "w") as f:
+            json.dump(rec, f, indent=1)
+        os.replace(path + ".tmp", path)
+        return
     res = {"pack": {k: manifest.get(k) for k in ("device", "target", "created_unix_s", "kwb", "suite", "per_kernel", "seed", "learned_from_earlier_run")}, "tasks": {}}
-    import tvm
-
-    from . import device
-
-    res["meta"] = {"tvm": tvm.__version__, "runtime_only": os.environ.get("TVM_USE_RUNTIME_LIB") == "1",
-                   "python": sys.version.split()[0], "min_ms": opts.min_ms}
-    if not opts.cpu:
-        nvcc = Nvcc(manifest["target"].get("arch", "sm_90"), os.path.join(tempfile.gettempdir(), "kwb-cubin"))
-        _cuda_runtime(nvcc)
-        t = time.perf_counter()
-        sources = sorted(glob.glob(os.path.join(opts.pack, "tasks", "*", "*.cu.gz")))
-        res["meta"]["nvcc_errors"] = nvcc.precompile(sources, os.cpu_count() or 4)
-        res["meta"]["nvcc_s"] = round(time.perf_counter() - t, 2)
-        res["meta"]["nvcc_modules"] = len(sources)
-        try:
-            res["meta"]["gpu"] = subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version,clocks.max.sm,memory.total",
-                                                 "--format=csv,noheader"], capture_output=True, text=True).stdout.strip()
-        except OSError:
-            pass
-    dev = device.Local() if opts.cpu else device.Cuda(0)
+    dev, res["meta"] = _setup(opts, manifest, precompile=True)
+    res["meta"]["process_per_task"] = not opts.one_process
     only = {x for x in opts.only.split(",") if x}
     out_path = os.path.join(opts.out, "results.json")
     for task_id in manifest["tasks"]:
         if only and task_id not in only:
             continue
-        if time.perf_counter() - started > opts.time_limit:
+        left = opts.time_limit - (time.perf_counter() - started)
+        if left <= 0:
             res["tasks"][task_id] = {"id": task_id, "skipped": "the run's time limit"}
             continue
-        task_dir = os.path.join(opts.pack, "tasks", task_id)
-        task = json.load(open(os.path.join(task_dir, "task.json")))
-        t = time.perf_counter()
-        try:
-            rec = _measure(dev, task_dir, task, opts)
-        except Exception as e:  # one task's failure never loses the others
-            rec = {"id": task_id, "error": f"{type(e).__name__}: {str(e)[:500]}"}
-        if not opts.no_eager:
-            try:
-                rec["eager"] = _eager(task_dir, task, opts.cpu)
-            except Exception as e:
-                rec["eager"] = {"error": f"{type(e).__name__}: {str(e)[:300]}"}
-        rec["wall_s"] = round(time.perf_counter() - t, 2)
+        rec = _run_task(dev, opts, task_id) if opts.one_process else _in_own_process(opts, task_id, max(30.0, min(opts.task_limit, left + 60.0)))
         res["tasks"][task_id] = rec
         w = rec.get("winner") or {}
         print(f"{task_id}: baseline {rec.get('baseline_ms', float('nan')):.4f} ms, "
-              f"best {w.get('speedup', 1.0):.3f}x, eager {rec.get('eager', {}).get('ms', float('nan')):.4f} ms "
-              f"({rec['wall_s']} s)", flush=True)
+              f"best {w.get('speedup', 1.0):.3f}x, eager {(rec.get('eager') or {}).get('ms', float('nan')):.4f} ms "
+              f"({rec.get('wall_s')} s){'; ' + rec['error'] if rec.get('error') else ''}", flush=True)
         with open(out_path + ".tmp", "w") as f:
             json.dump(res, f, indent=1)
         os.replace(out_path + ".tmp", out_path)

@@ -205,3 +205,56 @@ def size_up(module, torch, bounds, fit):
         return found
     sets = " ".join(f"--set {k}={','.join(map(str, v)) if isinstance(v, (tuple, list)) else v}" for k, v in sorted(found.items()))
     raise JobError(TASK, f"{'; '.join(over)}: import with --fit, or with {sets}", "size")
+
+
+# Growing for a device stops doubling batch-like constants here and turns to
+# the sizes, as KernelBench's own GPU files do (batches of 16 to 128).
+BATCH_CAP = 64
+
+
+def ideal_seconds(c, device):
+    """A forward pass's time at the device's peaks: the roofline's lower bound."""
+    return max(c["flops"] / device["peak_flops"], c["bytes_moved"] / device["bandwidth_bytes_s"])
+
+
+def grow(module, torch, bounds, device):
+    """Values of the module's constants for a faster device, or {} where the
+    file's own already do: sizes doubled until one forward pass would take
+    at least device["min_s"] at the device's peaks (so the kernels, not the
+    launches, are what is timed there), within `bounds` (bytes and operators:
+    the reference outputs are recorded on this machine). Batch-like
+    constants go first, up to BATCH_CAP, then every size constant at once
+    (their ratios kept), then, where that is over the bounds, the equal ones
+    alone. Leaves the module's constants as they were."""
+    original = _constants(module)
+    flat = _slots(original)
+    judged = _judge(module, original, torch, bounds)
+    try:
+        if judged is None:
+            raise JobError(TASK, "the model does not run on PyTorch's meta device with its own values, so it cannot be sized for a device: give sizes with --set", "size")
+        if not judged[0]:
+            raise JobError(TASK, f"{'; '.join(bounds.over(judged[1], 0.0))} with the file's own values: give smaller ones with --set", "size")
+        for _ in range(MAX_STEPS):
+            if ideal_seconds(judged[1], device) >= device["min_s"]:
+                break
+            batch = [k for k, v in flat.items() if _batch_like(k) and v < BATCH_CAP]
+            # A batch-like name at the cap already (or a matrix's `N`) is a size.
+            sizes = [k for k, v in flat.items() if k not in batch and v > SIZE_FLOOR]
+            # All sizes at once keeps their ratios; near the bounds, one
+            # group of equal constants at a time (the largest first) still fits.
+            alone = [[k for k in sizes if flat[k] == v] for v in sorted({flat[k] for k in sizes}, reverse=True)]
+            for group in (g for g in [batch, sizes, *alone] if g):
+                trial = dict(flat)
+                for k in group:
+                    trial[k] = trial[k] * 2
+                j = _judge(module, _unslot(trial, original), torch, bounds)
+                if j is not None and j[0]:
+                    flat, judged = trial, j
+                    break
+            else:
+                # Nothing doubles within the bounds: the largest that fits.
+                break
+        values = _unslot(flat, original)
+        return {k: v for k, v in values.items() if v != original[k]}
+    finally:
+        _apply(module, original)

@@ -241,8 +241,14 @@ def import_task(args):
     # Sized for this machine first (fit.py): a file sized for a large GPU is
     # refused at once with values that fit, or imported with them (--fit).
     with split.on("torch_s"):
-        bounds = fit.Bounds(args.get("peaks"), float(args.get("budget_ms", 500.0)) / 1e3, max_bytes, int(args.get("max_ops", fit.MAX_OPS)))
-        fitted = fit.size_up(module, torch, bounds, bool(args.get("fit")))
+        if args.get("grow"):
+            # Sized for a faster device (`kwb tasks resize`): this machine's
+            # time budget does not apply, its bounds on bytes and operators do.
+            bounds = fit.Bounds(None, float("inf"), max_bytes, int(args.get("max_ops", fit.MAX_OPS)))
+            fitted = fit.grow(module, torch, bounds, args["grow"])
+        else:
+            bounds = fit.Bounds(args.get("peaks"), float(args.get("budget_ms", 500.0)) / 1e3, max_bytes, int(args.get("max_ops", fit.MAX_OPS)))
+            fitted = fit.size_up(module, torch, bounds, bool(args.get("fit")))
     for name, value in fitted.items():
         setattr(module, name, value)
     overrides = {**(args.get("overrides") or {}), **fitted}
