@@ -23,6 +23,24 @@ fn tuned_baseline_is_tuned_once_used_by_eval_and_opens_as_a_candidate() {
     let show = kwb(&["baseline", "show", "relu"]);
     assert!(show.status.success() && text(&show).contains("metaschedule-tuned (2 trials)"), "{}", text(&show));
 
+    // An export carries the tuning to another data directory (a later
+    // session's machine), which then reuses it instead of tuning again.
+    let store = tempfile::tempdir().unwrap();
+    let file = store.path().join("tuning.tar.gz");
+    let export = kwb(&["baseline", "export", "--out", file.to_str().unwrap()]);
+    assert!(export.status.success() && text(&export).contains("exported"), "{}", text(&export));
+    let other = tempfile::tempdir().unwrap();
+    let python = kwb::engine::pyenv::ensure(&common::paths(), false, false).expect("engine environment").python;
+    let in_other = |args: &[&str]| Command::new(env!("CARGO_BIN_EXE_kwb")).env("KWB_HOME", other.path()).env("KWB_PYTHON", &python).env("KWB_TASKS", common::repo().join("tasks")).args(args).output().unwrap();
+    let imported = in_other(&["baseline", "import", file.to_str().unwrap()]);
+    assert!(imported.status.success() && text(&imported).contains("imported"), "{}", text(&imported));
+    let reused = in_other(&["baseline", "tune", "--task", "relu", "--trials", "2"]);
+    assert!(text(&reused).contains("already tuned"), "an imported tuning is reused: {}", text(&reused));
+    let garbage = store.path().join("garbage.tar.gz");
+    std::fs::write(&garbage, "not an archive").unwrap();
+    let refused = in_other(&["baseline", "import", garbage.to_str().unwrap()]);
+    assert!(!refused.status.success() && text(&refused).contains("not an export"), "{}", text(&refused));
+
     let traces = kwb(&["baseline", "show", "relu", "--traces"]);
     assert!(traces.status.success() && text(&traces).contains("sch.get_sblock"), "{}", text(&traces));
 

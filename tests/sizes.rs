@@ -85,6 +85,11 @@ fn a_task_resized_for_a_faster_device_is_what_that_device_runs() {
     let moved = 8.0 * shape.iter().product::<u64>() as f64;
     assert!(shape[0] > 1 && moved >= 3e-6 * 4.8e12, "{shape:?}");
 
+    // What a size ships of PyTorch's outputs stays small however large the
+    // outputs (the repository travels to the device): 1024 blocks at most.
+    let digest = std::fs::metadata(tasks.path().join("l1/relu/sizes/gpu/outputs/seed0.digest.npz")).unwrap().len();
+    assert!(digest < 40_000, "a digest of {digest} bytes");
+
     // The device runs the size; this CPU, the task's own.
     let on_gpu = json_of(&kwb("gpu0").args(["tasks", "list", "--json"]).output().unwrap());
     let on_cpu = json_of(&kwb("local-cpu").args(["tasks", "list", "--json"]).output().unwrap());

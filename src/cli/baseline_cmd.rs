@@ -42,6 +42,13 @@ pub enum BaselineCmd {
         #[arg(long)]
         out: Option<std::path::PathBuf>,
     },
+    /// Write the calibration and every tuning folder to one .tar.gz (to commit, so a later session resumes).
+    Export {
+        #[arg(long)]
+        out: std::path::PathBuf,
+    },
+    /// Add an export's tunings to this machine's (a folder with more records here is kept).
+    Import { file: std::path::PathBuf },
     /// A task's tuning: trials, best time per kernel and when search converged.
     Show {
         task: String,
@@ -60,6 +67,8 @@ pub async fn run(ctx: &Workspace, cmd: BaselineCmd) -> Result<ExitCode> {
         BaselineCmd::Tune { suite, task, trials, force } => tune(ctx, suite, task, &trials, force).await,
         BaselineCmd::Calibrate { representatives, cap, out } => calibrate(ctx, &representatives, cap, out).await,
         BaselineCmd::Show { task, module, traces } => show(ctx, &task, module, traces).await,
+        BaselineCmd::Export { out } => super::baseline_store::export(ctx, &out),
+        BaselineCmd::Import { file } => super::baseline_store::import(ctx, &file),
     }
 }
 

@@ -3,6 +3,7 @@
 
 mod agent_runs;
 mod baseline_cmd;
+mod baseline_store;
 mod bench_cmd;
 mod carry_cmd;
 mod devices_cmd;

@@ -8,7 +8,10 @@ that does not compress), so a task ships a digest of each output instead
 - outputs of integer or boolean type, and small ones, in full;
 - otherwise 512 elements at places drawn from the seed, exactly, and the sum
   and the sum of absolute values of every block of 256 consecutive
-  elements (in float64).
+  elements (in float64); an output of more than 1024 such blocks (a task
+  sized for a GPU) has blocks of 256 times a power of two, at most 1024 of
+  them, so a digest stays under about 40 KB whatever the size (recorded
+  as `block{i}`; digests without it have blocks of 256).
 
 On a machine, the outputs candidates are checked against are those of the
 task's reference program built by TVM's default pipeline for this machine,
@@ -32,7 +35,15 @@ from .errors import JobError
 
 SAMPLES = 512
 BLOCK = 256
+MAX_BLOCKS = 1024
 FULL_UP_TO = 4096
+
+
+def _block_for(n):
+    block = BLOCK
+    while -(-n // block) > MAX_BLOCKS:
+        block *= 2
+    return block
 
 
 def digest_name(seed):
@@ -44,9 +55,9 @@ def _places(seed, i, n):
     return np.sort(rng.choice(n, size=min(SAMPLES, n), replace=False))
 
 
-def _block_sums(flat):
-    pad = (-flat.size) % BLOCK
-    x = np.concatenate([flat.astype(np.float64), np.zeros(pad)]).reshape(-1, BLOCK)
+def _block_sums(flat, block=BLOCK):
+    pad = (-flat.size) % block
+    x = np.concatenate([flat.astype(np.float64), np.zeros(pad)]).reshape(-1, block)
     return x.sum(axis=1), np.abs(x).sum(axis=1)
 
 
@@ -65,7 +76,10 @@ def make(outs, seed):
             raise JobError(errors.TASK, f"seed {seed}: output {i} has non-finite values", "reference")
         d[f"rms{i}"] = np.array(np.sqrt(np.mean(np.square(flat, dtype=np.float64))))
         d[f"sample{i}"] = flat[_places(seed, i, flat.size)]
-        d[f"bsum{i}"], d[f"babs{i}"] = _block_sums(flat)
+        block = _block_for(flat.size)
+        if block != BLOCK:
+            d[f"block{i}"] = np.array(block, dtype=np.int64)
+        d[f"bsum{i}"], d[f"babs{i}"] = _block_sums(flat, block)
     return d
 
 
@@ -111,16 +125,19 @@ def verify(outs, d, seed, atol, rtol, errs=None):
         worst = int(np.argmax(np.abs(got - want) - bound))
         if abs(got[worst] - want[worst]) > bound[worst]:
             return f"output {i}: a sampled element is {got[worst]:.6g}, PyTorch gave {want[worst]:.6g}"
-        s, a = _block_sums(flat)
-        counts = np.full(s.size, BLOCK, dtype=np.float64)
-        counts[-1] = flat.size - BLOCK * (s.size - 1)
-        # Twice the bound's rounding slack: sums of 256 float32 in float64.
+        block = int(d[f"block{i}"]) if f"block{i}" in d else BLOCK
+        s, a = _block_sums(flat, block)
+        if s.size != d[f"bsum{i}"].size:
+            return f"output {i}: its digest has {d[f'bsum{i}'].size} blocks of {block}, this output {s.size}"
+        counts = np.full(s.size, block, dtype=np.float64)
+        counts[-1] = flat.size - block * (s.size - 1)
+        # Twice the bound's rounding slack: sums of float32 blocks in float64.
         slack = rtol * d[f"babs{i}"] + atol * rms * counts + 1e-12 * (d[f"babs{i}"] + 1.0)
         for got_s, want_s, what in ((s, d[f"bsum{i}"], "sum"), (a, d[f"babs{i}"], "sum of magnitudes")):
             off = np.abs(got_s - want_s) - slack
             b = int(np.argmax(off))
             if off[b] > 0:
-                return f"output {i}: the {what} of elements {b * BLOCK}..{b * BLOCK + BLOCK - 1} is {got_s[b]:.6g}, PyTorch's {want_s[b]:.6g}"
+                return f"output {i}: the {what} of elements {b * block}..{b * block + block - 1} is {got_s[b]:.6g}, PyTorch's {want_s[b]:.6g}"
     return ""
 
 
