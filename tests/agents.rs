@@ -49,8 +49,15 @@ fn layered_builtin_agents_speed_up_a_matmul_and_log_their_routing() {
         .filter(|(n, low)| *n > 0 && *low > 2.0)
         .collect();
     assert!(!clear.is_empty(), "the built-in agents should beat the untuned build clearly: {summary}");
-    // The summary agrees with the log: the best node is correct and validly timed at that speedup.
-    let best = summary["best_speedup"].as_f64().unwrap_or_else(|| panic!("no best speedup: {summary}"));
+    // The summary agrees with the log: the best node is correct and validly
+    // timed at that speedup. On a loaded machine no interval may be within
+    // 1%; then there is no best, and the log must have no valid timing either.
+    let valid = |e: &&Value| e["type"] == "eval_finished" && e["result"]["correct"] == true && e["result"]["timing_valid"] == true && e["node"].as_u64() > Some(0);
+    let Some(best) = summary["best_speedup"].as_f64() else {
+        assert!(summary["best_node"].is_null(), "{summary}");
+        assert!(!ev.iter().any(|e| valid(&e) && e["result"]["speedup_median"].as_f64().is_some_and(|s| s > 1.0)), "a valid faster node the summary missed: {summary}");
+        return;
+    };
     let node = summary["best_node"].as_u64().unwrap();
     let fin = ev.iter().rev().find(|e| e["type"] == "eval_finished" && e["node"] == node).unwrap();
     assert_eq!(fin["result"]["correct"], true);
