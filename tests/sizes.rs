@@ -62,6 +62,12 @@ fn a_task_resized_for_a_faster_device_is_what_that_device_runs() {
         c
     };
 
+    // `kwb devices` says a device's size and where its peaks come from.
+    let list = json_of(&kwb("local-cpu").args(["devices", "--json"]).output().unwrap());
+    let gpu0 = list["devices"].as_array().unwrap().iter().find(|d| d["name"] == "gpu0").unwrap();
+    assert_eq!(gpu0["size"], "gpu", "{gpu0}");
+    assert_eq!(gpu0["peaks"]["source"], "devices.toml", "{gpu0}");
+
     // A device kwb cannot measure needs its peaks to size by.
     let no_peaks = kwb("board").args(["tasks", "resize", "--task", "relu"]).output().unwrap();
     assert!(!no_peaks.status.success() && text(&no_peaks).contains("peaks = {"), "{}", text(&no_peaks));
@@ -110,6 +116,11 @@ fn a_task_resized_for_a_faster_device_is_what_that_device_runs() {
     // Sized already: skipped unless asked again.
     let again = kwb("gpu0").args(["tasks", "resize", "--task", "matmul_256"]).output().unwrap();
     assert!(again.status.success() && text(&again).contains("skipped"), "{}", text(&again));
+    // Asked again, it is made again (the shape the same: the same growing).
+    let before = std::fs::metadata(sized.join("reference.json")).unwrap().modified().unwrap();
+    let redo = kwb("gpu0").args(["tasks", "resize", "--task", "matmul_256", "--min-us", "3", "--again"]).output().unwrap();
+    assert!(redo.status.success() && text(&redo).contains("imported"), "{}", text(&redo));
+    assert!(std::fs::metadata(sized.join("reference.json")).unwrap().modified().unwrap() > before);
 
     // A size whose files are broken is a problem named, and the task runs at its own size.
     std::fs::write(tasks.path().join("l1/relu/sizes/gpu/task.toml"), "id = \"relu\"\nlevel = 9\n").unwrap();

@@ -63,9 +63,14 @@ async fn list(ctx: &Workspace, as_json: bool) -> Result<ExitCode> {
             let d = d.clone();
             tokio::task::spawn_blocking(move || devices::probe(&d, Duration::from_secs(3))).await?
         };
-        // Peaks are measured on the local CPU only, so far.
-        let peaks = if d.reach == Reach::Local { machine.as_ref().map(|m| json!({"peak_flops": m.peak_flops, "bandwidth_bytes_s": m.bandwidth_bytes_s})) } else { None };
-        rows.push(json!({"name": d.name, "kind": d.kind(), "target": target_of(ctx, d).await, "reachable": probe.ok, "detail": probe.detail, "peaks": peaks}));
+        // Peaks are measured on the local CPU; another device's are what its
+        // entry in devices.toml states (a datasheet's), said as such.
+        let peaks = match (&d.reach, &d.peaks) {
+            (Reach::Local, _) => machine.as_ref().map(|m| json!({"peak_flops": m.peak_flops, "bandwidth_bytes_s": m.bandwidth_bytes_s, "source": "measured"})),
+            (_, Some(p)) => Some(json!({"peak_flops": p.peak_flops, "bandwidth_bytes_s": p.bandwidth_bytes_s, "source": "devices.toml"})),
+            _ => None,
+        };
+        rows.push(json!({"name": d.name, "kind": d.kind(), "target": target_of(ctx, d).await, "reachable": probe.ok, "detail": probe.detail, "peaks": peaks, "size": d.size()}));
     }
     if as_json {
         println!("{}", serde_json::to_string_pretty(&json!({"config": devices::config_path(&ctx.paths), "devices": rows}))?);
@@ -74,8 +79,14 @@ async fn list(ctx: &Workspace, as_json: bool) -> Result<ExitCode> {
     println!("{:<14} {:<6} {:<11} {:<40} target", "device", "kind", "reachable", "detail");
     for r in &rows {
         let peaks = r["peaks"].as_object().map(|p| {
-            format!(" · peaks {:.0} GFLOP/s, {:.1} GB/s", p["peak_flops"].as_f64().unwrap_or(0.0) / 1e9, p["bandwidth_bytes_s"].as_f64().unwrap_or(0.0) / 1e9)
+            format!(
+                " · peaks {:.0} GFLOP/s, {:.1} GB/s ({})",
+                p["peak_flops"].as_f64().unwrap_or(0.0) / 1e9,
+                p["bandwidth_bytes_s"].as_f64().unwrap_or(0.0) / 1e9,
+                p["source"].as_str().unwrap_or("")
+            )
         });
+        let peaks = format!("{}{}", peaks.unwrap_or_default(), r["size"].as_str().map(|s| format!(" · task size `{s}`")).unwrap_or_default());
         println!(
             "{:<14} {:<6} {:<11} {:<40} {}{}",
             r["name"].as_str().unwrap_or(""),
@@ -83,7 +94,7 @@ async fn list(ctx: &Workspace, as_json: bool) -> Result<ExitCode> {
             if r["reachable"] == true { "yes" } else { "no" },
             r["detail"].as_str().unwrap_or(""),
             r["target"],
-            peaks.unwrap_or_default()
+            peaks
         );
     }
     println!("config: {} (add RPC boards and GPUs there)", devices::config_path(&ctx.paths).display());

@@ -156,6 +156,10 @@ pub fn file_sha256(path: &Path) -> Option<String> {
 
 /// Whether `req.dest` already holds this file imported with these values.
 pub fn already_imported(req: &ImportRequest) -> bool {
+    // A size grown for a device is redone whenever `kwb tasks resize` asks.
+    if req.grow.is_some() {
+        return false;
+    }
     let Ok(text) = std::fs::read_to_string(req.dest.join("reference.json")) else { return false };
     let Ok(meta) = serde_json::from_str::<serde_json::Value>(&text) else { return false };
     if !req.dest.join("task.toml").is_file() || meta["model_sha256"].as_str() != file_sha256(&req.model).as_deref() {
