@@ -1,0 +1,27 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Model(nn.Module):
+    """Grouped 3x3 convolution, 4 groups, 64 channels, 28 x 28."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(C, C, kernel_size=3, padding=1, groups=4, bias=False)
+
+    def forward(self, x):
+        return self.conv(x)
+
+
+C = 64
+H = 28
+W = 28
+
+
+def get_inputs():
+    return [torch.randn(1, C, H, W)]
+
+
+def get_init_inputs():
+    return []

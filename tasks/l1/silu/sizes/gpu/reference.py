@@ -1,0 +1,14 @@
+# from tvm.script import ir as I
+# from tvm.script import relax as R
+
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((2048, 8192), dtype="float32")) -> R.Tuple(R.Tensor((2048, 8192), dtype="float32")):
+        R.func_attr({"num_input": 1})
+        with R.dataflow():
+            lv: R.Tensor((2048, 8192), dtype="float32") = R.sigmoid(x)
+            lv1: R.Tensor((2048, 8192), dtype="float32") = R.multiply(x, lv)
+            gv: R.Tuple(R.Tensor((2048, 8192), dtype="float32")) = (lv1,)
+            R.output(gv)
+        return gv

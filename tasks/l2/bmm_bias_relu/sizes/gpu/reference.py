@@ -1,0 +1,15 @@
+# from tvm.script import ir as I
+# from tvm.script import relax as R
+
+@I.ir_module
+class Module:
+    @R.function
+    def main(a: R.Tensor((128, 128, 512), dtype="float32"), b: R.Tensor((128, 512, 128), dtype="float32"), p_bias: R.Tensor((128,), dtype="float32")) -> R.Tuple(R.Tensor((128, 128, 128), dtype="float32")):
+        R.func_attr({"num_input": 2})
+        with R.dataflow():
+            lv: R.Tensor((128, 128, 128), dtype="float32") = R.matmul(a, b, out_dtype="float32")
+            lv1: R.Tensor((128, 128, 128), dtype="float32") = R.add(lv, p_bias)
+            lv2: R.Tensor((128, 128, 128), dtype="float32") = R.nn.relu(lv1)
+            gv: R.Tuple(R.Tensor((128, 128, 128), dtype="float32")) = (lv2,)
+            R.output(gv)
+        return gv
