@@ -124,6 +124,22 @@ fn a_task_resized_for_a_faster_device_is_what_that_device_runs() {
     assert!(redo.status.success() && text(&redo).contains("imported"), "{}", text(&redo));
     assert!(std::fs::metadata(sized.join("reference.json")).unwrap().modified().unwrap() > before);
 
+    // KernelBench's files are sized for large GPUs: imported, they are fitted
+    // to this CPU; sized for the device, to the device's bounds instead, from
+    // the file's own values (6 GiB of input, halved until the bound fits:
+    // here 64 MiB, to keep the test short; relu is bound by bytes on both).
+    let kb = tasks.path().join("l1/relu_kb");
+    let imported = kwb("local-cpu").args(["tasks", "import", "--fit", "--max-bytes", "67108864", "--id", "relu_kb", "--out"]).arg(&kb).arg(common::repo().join("tests/kernelbench/19_ReLU.py")).output().unwrap();
+    assert!(imported.status.success(), "{}", text(&imported));
+    let kb_gpu = kwb("gpu0").args(["tasks", "resize", "--task", "relu_kb", "--max-bytes", "67108864"]).output().unwrap();
+    assert!(kb_gpu.status.success(), "{}", text(&kb_gpu));
+    let bytes = |dir: &Path| -> u64 {
+        let m: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("reference.json")).unwrap()).unwrap();
+        m["args"].as_array().unwrap().iter().map(|a| 4 * a["shape"].as_array().unwrap().iter().map(|d| d.as_u64().unwrap()).product::<u64>()).sum()
+    };
+    let (cpu, gpu) = (bytes(&kb), bytes(&kb.join("sizes/gpu")));
+    assert!(gpu >= cpu && gpu <= 64 << 20 && gpu > 32 << 20, "cpu {cpu} bytes, gpu {gpu} bytes: {}", text(&kb_gpu));
+
     // A size whose files are broken is a problem named, and the task runs at its own size.
     std::fs::write(tasks.path().join("l1/relu/sizes/gpu/task.toml"), "id = \"relu\"\nlevel = 9\n").unwrap();
     let listed = kwb("gpu0").args(["tasks", "list", "--json"]).output().unwrap();

@@ -233,7 +233,12 @@ def grow(module, torch, bounds, device):
         if judged is None:
             raise JobError(TASK, "the model does not run on PyTorch's meta device with its own values, so it cannot be sized for a device: give sizes with --set", "size")
         if not judged[0]:
-            raise JobError(TASK, f"{'; '.join(bounds.over(judged[1], 0.0))} with the file's own values: give smaller ones with --set", "size")
+            # A file sized for a larger device still (KernelBench's are for
+            # large GPUs): halved until it fits the bounds, as the import does.
+            found = search(module, torch, bounds, judged)
+            if found is None:
+                raise JobError(TASK, f"{'; '.join(bounds.over(judged[1], 0.0))} with the file's own values, and no smaller ones fit: give them with --set", "size")
+            return found
         for _ in range(MAX_STEPS):
             if ideal_seconds(judged[1], device) >= device["min_s"]:
                 break
