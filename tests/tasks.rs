@@ -118,7 +118,10 @@ fn every_shipped_reference_is_correct_and_validly_timed() {
             assert!(last.get(key).is_some(), "{key} missing");
         }
         let x = last["speedup_median"].as_f64().unwrap();
-        assert!((0.9..1.1).contains(&x), "{}: the reference against itself gave {x}", t.id());
+        // A valid interval must put the reference within 10% of itself; an
+        // invalid one (a loaded machine) is counted above and held to 25%.
+        let bound = if last["timing_valid"] == true { 0.9..1.1 } else { 0.75..1.33 };
+        assert!(bound.contains(&x), "{}: the reference against itself gave {x} (timing valid: {})", t.id(), last["timing_valid"]);
         assert_eq!(last["manifest"]["versions"]["tvm"], "0.27.0.post1");
         assert!(last["manifest"]["config_hash"].as_str().is_some_and(|h| h.len() == 16));
         eprintln!("{:<28} L{} one forward pass {:>9.3} ms (speedup {:.3}x +/- {:.1}%)", t.id(), t.meta.level, last["baseline_ms"].as_f64().unwrap(), x, last["ci"].as_f64().unwrap_or(0.0) * 100.0);
