@@ -86,6 +86,7 @@ fn a_task_resized_for_a_faster_device_is_what_that_device_runs() {
     let toml: toml::Table = toml::from_str(&std::fs::read_to_string(sized.join("task.toml")).unwrap()).unwrap();
     assert_eq!(toml["id"].as_str(), Some("matmul_256"), "a size keeps the task's id");
     assert_eq!(toml["overrides"]["M"].as_integer(), Some(512), "what growing chose is recorded: {toml:?}");
+    assert!(toml["title"].as_str().unwrap().ends_with("[size gpu: K=512 M=512 N=512]"), "{toml:?}");
     // relu's batch of 1 goes first: 0.8 MB in and out is 0.3 us at 4.8 TB/s.
     let relu: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(tasks.path().join("l1/relu/sizes/gpu/reference.json")).unwrap()).unwrap();
     let shape: Vec<u64> = serde_json::from_value(relu["args"][0]["shape"].clone()).unwrap();

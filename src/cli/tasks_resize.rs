@@ -128,7 +128,9 @@ pub async fn run(ctx: &Workspace, a: ResizeArgs) -> Result<ExitCode> {
     // Outcomes come back in completion order: matched by id.
     for (req, fresh) in reqs.iter().zip(&fresh) {
         let ok = outcomes.iter().any(|o| o.id == req.id && matches!(o.status, Status::Imported | Status::Skipped));
-        if !ok {
+        if ok {
+            retitle(&req.dest, &size)?;
+        } else {
             failed += 1;
             // A size that never imported leaves nothing behind.
             if *fresh {
@@ -138,4 +140,16 @@ pub async fn run(ctx: &Workspace, a: ResizeArgs) -> Result<ExitCode> {
     }
     println!("{} of {} tasks have size `{size}`; run them with `kwb --device {} ...`", reqs.len() - failed + done.len(), reqs.len() + done.len(), device.name);
     Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+/// A size's title names the size and its constants: the task's own title
+/// gives the task's own shapes.
+fn retitle(dest: &std::path::Path, size: &str) -> Result<()> {
+    let path = dest.join("task.toml");
+    let mut meta: crate::tasks::TaskMeta = toml::from_str(&std::fs::read_to_string(&path)?).with_context(|| format!("reading {}", path.display()))?;
+    let base = meta.title.split(" [size ").next().unwrap_or_default().to_string();
+    let consts: Vec<String> = meta.overrides.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    meta.title = format!("{base} [size {size}: {}]", consts.join(" "));
+    std::fs::write(&path, toml::to_string_pretty(&meta)?)?;
+    Ok(())
 }
