@@ -188,3 +188,17 @@ fn tracked_files_stay_under_40_mib() {
     assert!(total > 1 << 20, "the listing found the repository ({total} bytes)");
     assert!(total < 40 << 20, "tracked files are {:.1} MiB", total as f64 / 1048576.0);
 }
+
+/// A reader that goes away (`kwb tasks list | head -1` once head is done)
+/// ends kwb quietly: no panic and no backtrace on the terminal.
+#[test]
+fn a_closed_stdout_ends_kwb_quietly() {
+    use std::process::Stdio;
+    let mut child = kwb().args(["tasks", "list"]).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    // Closed before kwb (which loads the task set first) prints its first line.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked") && !err.contains("backtrace"), "{err}");
+    assert_eq!(out.status.code(), Some(141), "{err}");
+}

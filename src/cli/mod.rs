@@ -79,6 +79,7 @@ pub fn main() -> ExitCode {
     // SAFETY: a plain prctl on this process.
     unsafe { libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0) };
     let cli = Cli::parse();
+    quiet_on_closed_stdout();
     let paths = match Paths::discover() {
         Ok(p) => p,
         Err(e) => {
@@ -173,4 +174,19 @@ mod tests {
             let _ = format!("{cli:?}");
         }
     }
+}
+
+/// `kwb tasks list | head`: the reader closing the pipe ends kwb quietly (as
+/// it would a shell tool), where Rust's printing would panic with a
+/// backtrace. SIGPIPE stays ignored, so a dead engine worker's pipe is an
+/// error kwb reports, not a signal that kills it.
+fn quiet_on_closed_stdout() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let msg = info.payload().downcast_ref::<String>().map(String::as_str).or_else(|| info.payload().downcast_ref::<&str>().copied()).unwrap_or("");
+        if msg.starts_with("failed printing to stdout") && msg.contains("Broken pipe") {
+            std::process::exit(141);
+        }
+        default(info);
+    }));
 }
