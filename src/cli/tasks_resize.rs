@@ -90,10 +90,11 @@ pub async fn run(ctx: &Workspace, a: ResizeArgs) -> Result<ExitCode> {
     }
     let grow = json!({"peak_flops": peaks["peak_flops"], "bandwidth_bytes_s": peaks["bandwidth_bytes_s"], "min_s": a.min_us / 1e6});
     let mut reqs = Vec::new();
-    let mut fresh = Vec::new();
+    // None for a new size; else the task.toml it had, put back if sizing it again fails.
+    let mut fresh: Vec<Option<String>> = Vec::new();
     for t in &todo {
         let dest = t.sizes_dir().join(&size);
-        fresh.push(!dest.join("reference.json").is_file());
+        fresh.push(if dest.join("reference.json").is_file() { std::fs::read_to_string(dest.join("task.toml")).ok() } else { None });
         std::fs::create_dir_all(&dest).with_context(|| format!("cannot create {}", dest.display()))?;
         // The size keeps the task's tolerance, inits and title; its constants
         // are model.py's own, --set's, then what growing chose.
@@ -132,9 +133,13 @@ pub async fn run(ctx: &Workspace, a: ResizeArgs) -> Result<ExitCode> {
             retitle(&req.dest, &size)?;
         } else {
             failed += 1;
-            // A size that never imported leaves nothing behind.
-            if *fresh {
-                let _ = std::fs::remove_dir_all(&req.dest);
+            match fresh {
+                // A size that never imported leaves nothing behind.
+                None => {
+                    let _ = std::fs::remove_dir_all(&req.dest);
+                }
+                // One sized before keeps its files, task.toml included.
+                Some(old) => std::fs::write(req.dest.join("task.toml"), old)?,
             }
         }
     }
