@@ -84,53 +84,59 @@ fn tasks_check_passes_without_pytorch() {
 /// jitter can exceed the 1% interval the timing asks for; their validity is
 /// reported, not required.
 const TIMED_FLOOR_MS: f64 = 0.05;
-/// An evaluation that took longer than this is not repeated for a better interval.
-const RETRY_UNDER_S: f64 = 40.0;
 
+/// One `kwb eval` of a task's reference against itself, checked for the
+/// fields every result carries.
+fn eval_reference(id: &str) -> serde_json::Value {
+    let out = kwb().args(["eval", "--json", "--task", id]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["correct"], true, "{id}: {}", v["failure"]);
+    for key in ["compile_ok", "correct", "max_errors", "failure_class", "candidate_ms", "baseline_ms", "speedup_median", "timing_valid", "samples", "compile_s", "manifest"] {
+        assert!(v.get(key).is_some(), "{id}: {key} missing");
+    }
+    assert_eq!(v["manifest"]["versions"]["tvm"], "0.27.0.post1");
+    assert!(v["manifest"]["config_hash"].as_str().is_some_and(|h| h.len() == 16));
+    v
+}
+
+// CI runs this test alone (see .config/nextest.toml): it is about timing, and
+// a second test compiling beside it on two cores is what made timings invalid.
 #[test]
 fn every_shipped_reference_is_correct_and_validly_timed() {
     let set = common::tasks();
-    let mut short_and_noisy = Vec::new();
-    for t in &set.tasks {
-        // A noisy moment can leave a timing invalid; it is measured again,
-        // up to three times in all. A task whose one evaluation already
-        // spent the timing budget (model graphs of 100 ms and more a pass)
-        // is not: its interval says how sure it is, and three of them would
-        // take most of CI's time on a two-core machine.
-        let mut last = serde_json::Value::Null;
-        for _attempt in 0..3 {
-            let out = kwb().args(["eval", "--json", "--task", t.id()]).output().unwrap();
-            assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-            last = serde_json::from_slice(&out.stdout).unwrap();
-            assert_eq!(last["correct"], true, "{}: {}", t.id(), last["failure"]);
-            let spent_s = last["wall_s"].as_f64().unwrap();
-            if last["timing_valid"] == true || spent_s > RETRY_UNDER_S {
-                break;
-            }
-        }
-        // Kernels under the floor, and memory-bound ones on a loaded machine
-        // (timing rotates through input sets larger than the caches), may
-        // stay invalid after three tries: reported, and bounded below.
-        if last["timing_valid"] != true {
-            short_and_noisy.push(format!("{} ({:.3} ms, ci {})", t.id(), last["baseline_ms"].as_f64().unwrap(), last["ci"]));
-        }
-        for key in ["compile_ok", "correct", "max_errors", "failure_class", "candidate_ms", "baseline_ms", "speedup_median", "timing_valid", "samples", "compile_s", "manifest"] {
-            assert!(last.get(key).is_some(), "{key} missing");
-        }
-        let x = last["speedup_median"].as_f64().unwrap();
-        // A valid interval must put the reference within 10% of itself; an
-        // invalid one (a loaded machine) is counted above and held to 25%.
-        let bound = if last["timing_valid"] == true { 0.9..1.1 } else { 0.75..1.33 };
-        assert!(bound.contains(&x), "{}: the reference against itself gave {x} (timing valid: {})", t.id(), last["timing_valid"]);
-        assert_eq!(last["manifest"]["versions"]["tvm"], "0.27.0.post1");
-        assert!(last["manifest"]["config_hash"].as_str().is_some_and(|h| h.len() == 16));
-        eprintln!("{:<28} L{} one forward pass {:>9.3} ms (speedup {:.3}x +/- {:.1}%)", t.id(), t.meta.level, last["baseline_ms"].as_f64().unwrap(), x, last["ci"].as_f64().unwrap_or(0.0) * 100.0);
-        if t.meta.level == 3 {
-            assert!(last["baseline_ms"].as_f64().unwrap() < 1000.0, "{}: a model graph must run within about 1 s", t.id());
+    let is_timed = |v: &serde_json::Value| v["baseline_ms"].as_f64().unwrap() >= TIMED_FLOOR_MS;
+    let mut results: Vec<(&kwb::tasks::Task, serde_json::Value)> = set.tasks.iter().map(|t| (t, eval_reference(t.id()))).collect();
+    // A noisy moment can leave a timing invalid: those above the floor are
+    // measured once more, after the sweep, rather than retried on the spot
+    // (the moment that spoiled one is likely to spoil the next attempt).
+    for (t, v) in results.iter_mut() {
+        if v["timing_valid"] != true && is_timed(v) {
+            *v = eval_reference(t.id());
         }
     }
-    eprintln!("timings left invalid after three tries (expected mostly of kernels under {TIMED_FLOOR_MS} ms): {short_and_noisy:?}");
-    assert!(short_and_noisy.len() * 10 <= set.tasks.len(), "too many invalid timings: {short_and_noisy:?}");
+    let mut invalid = Vec::new();
+    for (t, v) in &results {
+        let x = v["speedup_median"].as_f64().unwrap();
+        // A valid interval must put the reference within 10% of itself; an
+        // invalid one (a loaded machine) is reported below and held to 25%.
+        let valid = v["timing_valid"] == true;
+        let bound = if valid { 0.9..1.1 } else { 0.75..1.33 };
+        assert!(bound.contains(&x), "{}: the reference against itself gave {x} (timing valid: {valid})", t.id());
+        eprintln!("{:<28} L{} one forward pass {:>9.3} ms (speedup {:.3}x +/- {:.1}%)", t.id(), t.meta.level, v["baseline_ms"].as_f64().unwrap(), x, v["ci"].as_f64().unwrap_or(0.0) * 100.0);
+        if t.meta.level == 3 {
+            assert!(v["baseline_ms"].as_f64().unwrap() < 1000.0, "{}: a model graph must run within about 1 s", t.id());
+        }
+        if !valid {
+            invalid.push((is_timed(v), format!("{} ({:.3} ms, ci {})", t.id(), v["baseline_ms"].as_f64().unwrap(), v["ci"])));
+        }
+    }
+    let timed = results.iter().filter(|(_, v)| is_timed(v)).count();
+    let (required, reported): (Vec<_>, Vec<_>) = invalid.into_iter().partition(|(timed, _)| *timed);
+    eprintln!("timings left invalid under {TIMED_FLOOR_MS} ms (reported): {:?}", reported.iter().map(|r| &r.1).collect::<Vec<_>>());
+    eprintln!("timings left invalid above it: {:?}", required.iter().map(|r| &r.1).collect::<Vec<_>>());
+    assert!(timed * 2 > results.len(), "most shipped tasks are above the timing floor ({timed} of {})", results.len());
+    assert!(required.len() * 10 <= timed, "too many invalid timings above {TIMED_FLOOR_MS} ms: {:?}", required.iter().map(|r| &r.1).collect::<Vec<_>>());
 }
 
 /// Recorded outputs are checked against the hashes written at import: an
