@@ -9,6 +9,8 @@ use std::time::Duration;
 
 /// The measuring method of `kwb_engine/machine.py` whose peaks are kept.
 pub const METHOD: &str = "kernels v2";
+/// The method of `kwb_engine/peaks.py`: a device's peaks, measured on it.
+pub const DEVICE_METHOD: &str = "tir kernels v1";
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Machine {
@@ -46,6 +48,44 @@ impl Machine {
         let m: Machine = serde_json::from_value(out.result)?;
         std::fs::create_dir_all(&paths.data)?;
         std::fs::write(Self::path(paths), serde_json::to_string_pretty(&m)?)?;
+        Ok(m)
+    }
+
+    fn device_path(paths: &Paths, device: &str) -> std::path::PathBuf {
+        let safe: String = device.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.' { c } else { '_' }).collect();
+        paths.data.join("devices").join(safe).join("peaks.json")
+    }
+
+    /// The peaks of a named device: the local CPU's from its own kernels,
+    /// another's as measured on that device (`kwb --device D devices
+    /// measure`, or a carried run read back by `kwb carry report`).
+    pub fn cached_for(paths: &Paths, device: &str) -> Option<Self> {
+        if device == crate::devices::LOCAL_CPU {
+            return Self::cached(paths);
+        }
+        let m: Self = serde_json::from_str(&std::fs::read_to_string(Self::device_path(paths, device)).ok()?).ok()?;
+        m.method.starts_with(DEVICE_METHOD).then_some(m)
+    }
+
+    /// Keeps a device's measured peaks (not the local CPU's: those come
+    /// from `measure`).
+    pub fn save_for(&self, paths: &Paths, device: &str) -> anyhow::Result<std::path::PathBuf> {
+        let path = Self::device_path(paths, device);
+        std::fs::create_dir_all(path.parent().expect("a file in a folder"))?;
+        let tmp = path.with_extension("json.tmp");
+        std::fs::write(&tmp, serde_json::to_string_pretty(self)?)?;
+        std::fs::rename(&tmp, &path)?;
+        Ok(path)
+    }
+
+    /// Measures a remote device's peaks on the device: kernels built for
+    /// its target here, timed there through its RPC server (`device_spec`,
+    /// as jobs take it), exclusively on that device; the result is kept.
+    pub async fn measure_on(engine: &Engine, paths: &Paths, device: &str, device_spec: serde_json::Value, target: serde_json::Value) -> anyhow::Result<Self> {
+        let args = serde_json::json!({"device": device_spec, "target": target});
+        let out = engine.run(Job::new("device_peaks", args, Duration::from_secs(600)).exclusive()).await.map_err(|f| anyhow::anyhow!("{f}"))?;
+        let m: Machine = serde_json::from_value(out.result)?;
+        m.save_for(paths, device)?;
         Ok(m)
     }
 

@@ -120,6 +120,26 @@ impl Workspace {
         Ok(opts)
     }
 
+    /// Measures the device's peaks on it and keeps them: the local CPU's
+    /// with its own kernels, an RPC board's with kernels built here for its
+    /// target and timed there.
+    pub async fn measure_peaks(&self, engine: &Engine) -> Result<crate::roofline::Machine> {
+        let device = self.device()?;
+        match &device.reach {
+            Reach::Local => crate::roofline::Machine::measure(engine, &self.paths).await,
+            Reach::Rpc { tracker, key } => {
+                let target = device.target.clone().context("an RPC device needs its target in devices.toml")?;
+                eprintln!("building the peak kernels for {target} and timing them on `{}` (a minute or two)", device.name);
+                crate::roofline::Machine::measure_on(engine, &self.paths, &device.name, serde_json::json!({"kind": "rpc", "tracker": tracker, "key": key}), target).await
+            }
+            Reach::Cuda { .. } => bail!(
+                "device `{}` is a CUDA GPU kwb cannot time from here: every carried pack measures its peaks on the GPU (`kwb --device {} carry pack ...`, then run.sh there), and `kwb carry report` keeps them",
+                device.name,
+                device.name
+            ),
+        }
+    }
+
     pub async fn evaluator(&self, opts: EvalOptions) -> Result<Evaluator> {
         let opts = self.on_device(opts)?;
         let engine = self.engine(false).await?;

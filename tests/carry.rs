@@ -63,6 +63,10 @@ fn a_pack_runs_with_the_runtime_alone_and_its_checks_hold_there() {
 
     let res = run_pack(&env.python, &pack, &work.path().join("out"));
     assert_eq!(res["meta"]["runtime_only"], true, "{}", res["meta"]);
+    // The device's peaks, from kernels the pack carries, measured there first.
+    assert!(pack.join("peaks/fma.so").exists() && pack.join("peaks/peaks.json").exists());
+    assert!(res["peaks"]["peak_flops"].as_f64().is_some_and(|f| f > 1e9), "{}", res["peaks"]);
+    assert_eq!(res["peaks"]["bandwidth_by_size"].as_array().map(Vec::len), Some(6), "{}", res["peaks"]);
     for id in ["relu6", "hardswish"] {
         let t = &res["tasks"][id];
         assert_eq!(t["baseline_correct"], true, "{t}");
@@ -77,6 +81,9 @@ fn a_pack_runs_with_the_runtime_alone_and_its_checks_hold_there() {
     assert!(report.status.success(), "{}", text(&report));
     let table = String::from_utf8_lossy(&report.stdout);
     assert!(table.contains("| relu6 |") && table.contains("| hardswish |") && table.contains("2 tasks: Compile@1 100%"), "{table}");
+    assert!(table.contains("peaks measured on the device in this run"), "{table}");
+    let relu6_row = table.lines().find(|l| l.starts_with("| relu6 |")).unwrap();
+    assert!(relu6_row.trim_end().ends_with("% |"), "a roofline share against those peaks: {relu6_row}");
 
     // A candidate swapped for another task's module of the same signature
     // (hardswish's baseline in relu6's place) computes something else: caught.
@@ -154,4 +161,20 @@ async fn cuda_schedules_build_to_cuda_c_and_illegal_ones_are_refused() {
     let refused = engine.run(build(too_many, "l1", &spec6)).await.unwrap_err();
     assert!(refused.message.contains("exceeds the GPU's limits") && refused.class == kwb::failure::FailureClass::Parallel, "{refused}");
     engine.run(build(text.to_string(), "l1", &spec6)).await.expect("dlight's own schedule builds");
+
+    // The peak kernels a GPU pack carries: CUDA C of multiply-add chains
+    // (compiled to FFMA by nvcc there) and of vector (float4) reads.
+    let out_dir = common::paths().artifacts().join(format!("cuda-peaks-{}", std::process::id()));
+    let built = engine.run(Job::new("peaks_build", json!({"target": cuda, "out_dir": out_dir}), long)).await.unwrap();
+    let kernels = built.result["kernels"].as_array().unwrap();
+    assert!(kernels.iter().any(|k| k["label"] == "fma" && k["unit"] == "flops") && kernels.len() >= 5, "{}", built.result);
+    let source = |label: &str| {
+        let mut s = String::new();
+        std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(std::fs::File::open(out_dir.join(format!("{label}.cu.gz"))).unwrap()), &mut s).unwrap();
+        s
+    };
+    let fma = source("fma");
+    assert!(fma.contains("__global__") && fma.contains("* xs_ptr[7]) + ys_ptr[7]"), "{fma}");
+    assert!(source("read_1048576k").contains("float4"), "vector loads");
+    let _ = std::fs::remove_dir_all(&out_dir);
 }

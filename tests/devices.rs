@@ -315,6 +315,47 @@ fn metaschedule_tunes_through_the_rpc_board_and_its_tuning_is_the_boards_alone()
     assert_eq!(v["failure_class"], "task", "this CPU has no tuning of its own: {v}");
 }
 
+/// A board's peaks are measured on the board (kernels built here for its
+/// target, timed there through its server) and kept for it: `kwb devices`
+/// says they are measured, and a result on the board gets a roofline share
+/// against them, where before it had none.
+#[test]
+fn a_boards_peaks_are_measured_on_it_and_give_its_results_a_roofline_share() {
+    let env = pyenv::ensure(&common::paths(), false, false).expect("engine environment");
+    let tracker = format!("127.0.0.1:{}", free_port());
+    let key = format!("kwb-peaks-{}", std::process::id());
+    let home = board_home(&env.python, &tracker, &key);
+    let _serve = Serve::start(home.path(), &env.python, &["--start-tracker", "--servers", "1", "--key", &key, "--tracker", &tracker, "--port", &free_port().to_string()]);
+    let text = |o: &std::process::Output| format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+
+    let before = result_of(eval_on_board(home.path(), &env.python, &[]));
+    assert_eq!(before["correct"], true, "{before}");
+    assert!(before["roofline_share"].is_null(), "no peaks measured on the board yet: {}", before["roofline_share"]);
+
+    let measured = kwb_on(home.path(), &env.python, &["--device", "board", "devices", "measure", "--json"]);
+    assert!(measured.status.success(), "{}", text(&measured));
+    let board: serde_json::Value = serde_json::from_slice(&measured.stdout).unwrap_or_else(|_| panic!("{}", text(&measured)));
+    let peaks = &board["peaks"];
+    assert!(peaks["method"].as_str().is_some_and(|m| m.starts_with("tir kernels")), "built by TVM for the board: {peaks}");
+    let levels = peaks["bandwidth_by_size"].as_array().unwrap();
+    assert_eq!(levels.len(), 6, "{peaks}");
+    assert!(levels.iter().all(|l| l["bandwidth_bytes_s"].as_f64().is_some_and(|b| b > 1e8)), "{peaks}");
+
+    // The board is this machine: the peaks its TVM kernels reach agree with
+    // the local CPU's own (gcc-built) kernels, within what a busy machine
+    // allows (each side is the best of many runs).
+    let local = kwb_on(home.path(), &env.python, &["devices", "measure", "--json"]);
+    assert!(local.status.success(), "{}", text(&local));
+    let local: serde_json::Value = serde_json::from_slice(&local.stdout).unwrap();
+    let ratio = peaks["peak_flops"].as_f64().unwrap() / local["peaks"]["peak_flops"].as_f64().unwrap();
+    assert!((0.33..3.0).contains(&ratio), "board {} FLOP/s against the local kernels' {}", peaks["peak_flops"], local["peaks"]["peak_flops"]);
+
+    let list = devices_json(home.path(), &env.python);
+    assert_eq!(device(&list, "board")["peaks"]["source"], "measured", "{list}");
+    let after = result_of(eval_on_board(home.path(), &env.python, &[]));
+    assert!(after["roofline_share"].as_f64().is_some_and(|s| s > 0.0), "a share against the board's own peaks: {}", after["roofline_share"]);
+}
+
 #[test]
 fn a_board_whose_tracker_is_down_is_a_device_failure_said_at_once() {
     let env = pyenv::ensure(&common::paths(), false, false).expect("engine environment");

@@ -118,7 +118,7 @@ pub async fn run(
     }
     runner.observer = Some(events);
     let agents = super::roster::build(&spec, ev, paths)?;
-    let machine = crate::roofline::Machine::cached(paths);
+    let machine = crate::roofline::Machine::cached_for(paths, &ev.opts.device);
     let mut search = Search::new(runner, agents, machine, spec.clone(), supervisor, steering);
     search.note(format!("run: {} strategy, {} agents, budget {}", strategy_name(spec.strategy), backend_name(&spec.backend), describe(&spec.budget)))?;
     let stopped_by = search.drive().await?;

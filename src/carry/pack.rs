@@ -69,6 +69,10 @@ pub async fn pack(host: &Evaluator, tasks: &[&Task], opts: &PackOptions) -> Resu
         "not_packed": rows.iter().filter(|r| !r["error"].is_null()).cloned().collect::<Vec<_>>(),
     });
     std::fs::write(opts.out.join(MANIFEST), serde_json::to_string_pretty(&manifest)?)?;
+    // The device's own peaks are measured there first, for roofline shares.
+    if let Err(e) = pack_peaks(host, opts).await {
+        eprintln!("warning: the peak kernels are not in the pack ({e:#}); the report will have no roofline shares");
+    }
     copy_engine(&host.engine, &opts.out)?;
     if opts.target["kind"] != "llvm" {
         crate::carry::runtime::write(&host.engine, &opts.out, &opts.device_python)?;
@@ -199,6 +203,24 @@ async fn build(host: &Evaluator, task: &Task, text: &str, stage: &str, target: &
         }
     }
     json!({"artifact": so, "compile_s": out.result["compile_s"]})
+}
+
+/// The peak kernels built for the device's target into OUT/peaks/ (see
+/// kwb_engine/peaks.py), with the manifest carried.py measures them by.
+async fn pack_peaks(host: &Evaluator, opts: &PackOptions) -> Result<()> {
+    let built = host.artifact_path("peaks").with_extension("");
+    let job = Job::new("peaks_build", json!({"target": opts.target, "out_dir": built}), Duration::from_secs(600));
+    let out = host.engine.run(job).await.map_err(|f| anyhow::anyhow!("{f}"))?;
+    let to = opts.out.join("peaks");
+    let _ = std::fs::remove_dir_all(&to);
+    std::fs::create_dir_all(&to)?;
+    for entry in std::fs::read_dir(&built).with_context(|| format!("reading {}", built.display()))? {
+        let p = entry?.path();
+        std::fs::copy(&p, to.join(p.file_name().expect("file name")))?;
+    }
+    let _ = std::fs::remove_dir_all(&built);
+    std::fs::write(to.join("peaks.json"), serde_json::to_string_pretty(&out.result)?)?;
+    Ok(())
 }
 
 /// kwb's engine package, as this kwb embeds it: the device runs the same

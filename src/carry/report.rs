@@ -33,6 +33,9 @@ pub struct Row {
     pub candidates: usize,
     pub eager_ms: Option<f64>,
     pub problem: Option<String>,
+    /// kwb's best time as a share of the device's roofline (its peaks
+    /// measured in the same run), where the task's size is known.
+    pub roofline: Option<f64>,
 }
 
 impl Row {
@@ -43,7 +46,14 @@ impl Row {
     }
 }
 
+/// The peaks the device measured at the start of the run (see
+/// kwb_engine/peaks.py), if it did.
+pub fn peaks(results: &Value) -> Option<crate::roofline::Machine> {
+    serde_json::from_value(results["peaks"].clone()).ok().filter(|m: &crate::roofline::Machine| m.peak_flops > 0.0 && m.bandwidth_bytes_s > 0.0)
+}
+
 pub fn rows(results: &Value) -> Vec<Row> {
+    let machine = peaks(results);
     let mut out = Vec::new();
     for (id, t) in results["tasks"].as_object().into_iter().flatten() {
         let cands = t["candidates"].as_array().cloned().unwrap_or_default();
@@ -57,13 +67,22 @@ pub fn rows(results: &Value) -> Vec<Row> {
             Some(s) if s > 0.0 => (s, false),
             _ => (1.0, true),
         };
+        let best_ms = if fallback { baseline_ms } else { winner["candidate_ms"].as_f64() };
+        let size = match (t["flops"].as_f64(), t["bytes"].as_u64()) {
+            (Some(flops), Some(bytes_moved)) => Some(crate::tasks::meta::TaskSize { flops, bytes_moved, params: 0, kernels: 0 }),
+            _ => None,
+        };
+        let roofline = match (&machine, size, best_ms) {
+            (Some(m), Some(size), Some(ms)) if problem.is_none() => m.share(&size, ms),
+            _ => None,
+        };
         let shape = t["shapes"][0].as_array().map(|d| d.iter().map(|x| x.to_string()).collect::<Vec<_>>().join("x"));
         out.push(Row {
             id: id.clone(),
             size: t["size"].as_str().map(str::to_string),
             shape,
             baseline_ms,
-            best_ms: if fallback { baseline_ms } else { winner["candidate_ms"].as_f64() },
+            best_ms,
             speedup,
             valid,
             ci: if fallback { 0.0 } else { winner["confirm"]["ci"].as_f64().unwrap_or(0.0) },
@@ -75,6 +94,7 @@ pub fn rows(results: &Value) -> Vec<Row> {
             candidates: cands.len(),
             eager_ms: t["eager"]["ms"].as_f64(),
             problem,
+            roofline,
         });
     }
     out
@@ -95,9 +115,18 @@ pub fn markdown(results: &Value) -> String {
     let mut s = String::new();
     let pack = &results["pack"];
     let _ = writeln!(s, "device `{}`, target `{}`; {}", pack["device"].as_str().unwrap_or("?"), pack["target"], results["meta"]["gpu"].as_str().unwrap_or(""));
+    match peaks(results) {
+        Some(m) => {
+            let _ = writeln!(s, "peaks measured on the device in this run: {:.1} GFLOP/s fp32, {:.1} GB/s from memory ({})", m.peak_flops / 1e9, m.bandwidth_bytes_s / 1e9, m.method);
+        }
+        None => {
+            let why = results["peaks"]["error"].as_str().unwrap_or("the run measured none");
+            let _ = writeln!(s, "no roofline shares: no peaks measured on the device ({why})");
+        }
+    }
     let _ = writeln!(s);
-    let _ = writeln!(s, "| task | size | baseline ms | kwb ms | speedup | search | compiled/correct/cands | eager ms | eager / kwb |");
-    let _ = writeln!(s, "| --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+    let _ = writeln!(s, "| task | size | baseline ms | kwb ms | speedup | search | compiled/correct/cands | eager ms | eager / kwb | roofline |");
+    let _ = writeln!(s, "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
     for r in &rows {
         let speed = match (&r.problem, r.fallback) {
             (Some(p), _) => p.replace('|', "/").chars().take(140).collect::<String>(),
@@ -111,7 +140,7 @@ pub fn markdown(results: &Value) -> String {
         };
         let _ = writeln!(
             s,
-            "| {} | {} | {} | {} | {} | {} | {}/{}/{} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {}/{}/{} | {} | {} | {} |",
             r.id,
             match (&r.size, &r.shape) {
                 (Some(z), Some(sh)) => format!("{z} {sh}"),
@@ -127,7 +156,8 @@ pub fn markdown(results: &Value) -> String {
             r.correct,
             r.candidates,
             ms(r.eager_ms),
-            vs_eager
+            vs_eager,
+            r.roofline.map_or("-".into(), |x| format!("{:.1}%", 100.0 * x))
         );
     }
     let n = rows.len().max(1) as f64;

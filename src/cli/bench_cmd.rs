@@ -77,9 +77,9 @@ pub async fn run(ctx: &Workspace, a: BenchArgs) -> Result<ExitCode> {
     let ev = ctx.evaluator(EvalOptions { pairs: a.pairs, baseline: fixed, noise_runs, ..Default::default() }).await?;
     // With `auto`, tasks that have a tuning are timed against it by a second evaluator on the same engine.
     let tuned_ev = crate::eval::Evaluator::new(ev.engine.clone(), ctx.paths.clone(), ctx.on_device(EvalOptions { pairs: a.pairs, baseline: crate::baseline::BaselineKind::Tuned, noise_runs, ..Default::default() })?);
-    if crate::roofline::Machine::cached(&ctx.paths).is_none() {
-        eprintln!("measuring this machine's peak FLOP/s and memory bandwidth for roofline shares (once)");
-        crate::roofline::Machine::measure(&ev.engine, &ctx.paths).await?;
+    if crate::roofline::Machine::cached_for(&ctx.paths, &ctx.device).is_none() {
+        eprintln!("measuring `{}`'s peak FLOP/s and memory bandwidth for roofline shares (once)", ctx.device);
+        ctx.measure_peaks(&ev.engine).await?;
     }
     let settings = Settings {
         suite: a.suite.clone(),
@@ -145,8 +145,8 @@ pub async fn run(ctx: &Workspace, a: BenchArgs) -> Result<ExitCode> {
     }
     // Shares against one set of peaks, the current ones, even for tasks a
     // resumed run measured before the peaks were measured again.
-    if let Some(m) = crate::roofline::Machine::cached(&ctx.paths) {
-        for r in results.iter_mut().filter(|r| r.correct && r.manifest.device == crate::devices::LOCAL_CPU) {
+    if let Some(m) = crate::roofline::Machine::cached_for(&ctx.paths, &ctx.device) {
+        for r in results.iter_mut().filter(|r| r.correct && r.manifest.device == ctx.device) {
             let size = tasks.iter().find(|t| t.id() == r.task).and_then(|t| t.reference.as_ref()).and_then(|m| m.size);
             if let (Some(size), Some(ms)) = (size, r.candidate_ms) {
                 r.roofline_share = m.share(&size, ms);

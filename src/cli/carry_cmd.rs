@@ -59,7 +59,7 @@ pub struct ReportArgs {
 pub async fn run(ctx: &Workspace, cmd: CarryCmd) -> Result<ExitCode> {
     match cmd {
         CarryCmd::Pack(a) => pack_cmd(ctx, a).await,
-        CarryCmd::Report(a) => report_cmd(a),
+        CarryCmd::Report(a) => report_cmd(ctx, a),
     }
 }
 
@@ -105,7 +105,7 @@ async fn pack_cmd(ctx: &Workspace, a: PackArgs) -> Result<ExitCode> {
     Ok(if failed == rows.len() { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
-fn report_cmd(a: ReportArgs) -> Result<ExitCode> {
+fn report_cmd(ctx: &Workspace, a: ReportArgs) -> Result<ExitCode> {
     let mut merged: Option<serde_json::Value> = None;
     for path in &a.results {
         let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
@@ -116,6 +116,9 @@ fn report_cmd(a: ReportArgs) -> Result<ExitCode> {
         match merged.as_mut() {
             None => merged = Some(results.clone()),
             Some(m) => {
+                if report::peaks(m).is_none() && report::peaks(&results).is_some() {
+                    m["peaks"] = results["peaks"].clone();
+                }
                 for (id, t) in tasks {
                     m["tasks"][id] = t.clone();
                 }
@@ -125,6 +128,14 @@ fn report_cmd(a: ReportArgs) -> Result<ExitCode> {
     let results = merged.context("no results given")?;
     let md = report::markdown(&results);
     print!("{md}");
+    // The device's peaks, as it measured them, are kept for it: `kwb
+    // devices` shows them and `tasks resize` sizes by them. The local CPU
+    // keeps its own, from its own kernels.
+    let device = results["pack"]["device"].as_str().unwrap_or_default();
+    if let Some(m) = report::peaks(&results).filter(|_| !device.is_empty() && device != crate::devices::LOCAL_CPU) {
+        let path = m.save_for(&ctx.paths, device)?;
+        eprintln!("the peaks `{device}` measured are kept in {} (`kwb devices` shows them)", path.display());
+    }
     if let Some(dir) = a.out {
         std::fs::create_dir_all(&dir)?;
         std::fs::write(dir.join("report.md"), &md)?;

@@ -15,7 +15,7 @@ pub struct DevicesArgs {
     #[command(subcommand)]
     pub command: Option<DevicesCmd>,
     /// Print JSON.
-    #[arg(long)]
+    #[arg(long, global = true)]
     pub json: bool,
 }
 
@@ -23,6 +23,8 @@ pub struct DevicesArgs {
 pub enum DevicesCmd {
     /// Serve this machine as a device: TVM RPC servers registered with a tracker under a key, until stopped (Ctrl-C). A server runs whatever code reaches it: it binds loopback unless --host names an address.
     Serve(ServeArgs),
+    /// Measure the device's peaks on the device itself (FLOP/s, and bandwidth by working-set size: kernels built here for its target, timed there), kept for roofline shares and task sizing. The device is `--device`; a CUDA GPU's come from a carried run (`kwb carry report` keeps them).
+    Measure,
 }
 
 #[derive(Args, Debug)]
@@ -50,6 +52,7 @@ pub struct ServeArgs {
 pub async fn run(ctx: &Workspace, args: DevicesArgs) -> Result<ExitCode> {
     match args.command {
         Some(DevicesCmd::Serve(s)) => serve_cmd(ctx, s).await,
+        Some(DevicesCmd::Measure) => measure_cmd(ctx, args.json).await,
         None => list(ctx, args.json).await,
     }
 }
@@ -63,11 +66,15 @@ async fn list(ctx: &Workspace, as_json: bool) -> Result<ExitCode> {
             let d = d.clone();
             tokio::task::spawn_blocking(move || devices::probe(&d, Duration::from_secs(3))).await?
         };
-        // Peaks are measured on the local CPU; another device's are what its
+        // Peaks measured on the device come first; without them, what its
         // entry in devices.toml states (a datasheet's), said as such.
-        let peaks = match (&d.reach, &d.peaks) {
-            (Reach::Local, _) => machine.as_ref().map(|m| json!({"peak_flops": m.peak_flops, "bandwidth_bytes_s": m.bandwidth_bytes_s, "source": "measured"})),
-            (_, Some(p)) => Some(json!({"peak_flops": p.peak_flops, "bandwidth_bytes_s": p.bandwidth_bytes_s, "source": "devices.toml"})),
+        let measured = match &d.reach {
+            Reach::Local => machine.clone(),
+            _ => crate::roofline::Machine::cached_for(&ctx.paths, &d.name),
+        };
+        let peaks = match (measured, &d.peaks) {
+            (Some(m), _) => Some(json!({"peak_flops": m.peak_flops, "bandwidth_bytes_s": m.bandwidth_bytes_s, "source": "measured"})),
+            (None, Some(p)) => Some(json!({"peak_flops": p.peak_flops, "bandwidth_bytes_s": p.bandwidth_bytes_s, "source": "devices.toml"})),
             _ => None,
         };
         rows.push(json!({"name": d.name, "kind": d.kind(), "target": target_of(ctx, d).await, "reachable": probe.ok, "detail": probe.detail, "peaks": peaks, "size": d.size()}));
@@ -98,6 +105,23 @@ async fn list(ctx: &Workspace, as_json: bool) -> Result<ExitCode> {
         );
     }
     println!("config: {} (add RPC boards and GPUs there)", devices::config_path(&ctx.paths).display());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `kwb --device D devices measure`: the device's peaks, measured on it.
+async fn measure_cmd(ctx: &Workspace, as_json: bool) -> Result<ExitCode> {
+    let device = ctx.device()?;
+    let engine = ctx.engine(false).await?;
+    let m = ctx.measure_peaks(&engine).await?;
+    if as_json {
+        println!("{}", serde_json::to_string_pretty(&json!({"device": device.name, "peaks": m}))?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    println!("{}: {:.1} GFLOP/s, {:.1} GB/s from memory", device.name, m.peak_flops / 1e9, m.bandwidth_bytes_s / 1e9);
+    for l in &m.bandwidth_by_size {
+        println!("  working set {:>9} KiB: {:>8.1} GB/s", l.working_set_bytes >> 10, l.bandwidth_bytes_s / 1e9);
+    }
+    println!("method: {}", m.method);
     Ok(ExitCode::SUCCESS)
 }
 

@@ -87,9 +87,9 @@ pub async fn run(ctx: &Workspace, a: RunArgs) -> Result<ExitCode> {
     let mut ev = ctx.evaluator(EvalOptions::default()).await?;
     ev.opts.baseline = pick_baseline(ctx, task, &a.baseline, &ev.opts.target)?;
     let ev = Arc::new(ev);
-    if crate::roofline::Machine::cached(&ctx.paths).is_none() {
-        eprintln!("measuring this machine's peak FLOP/s and memory bandwidth for the hardware agent (once)");
-        crate::roofline::Machine::measure(&ev.engine, &ctx.paths).await?;
+    if crate::roofline::Machine::cached_for(&ctx.paths, &ctx.device).is_none() {
+        eprintln!("measuring `{}`'s peak FLOP/s and memory bandwidth for the hardware agent (once)", ctx.device);
+        ctx.measure_peaks(&ev.engine).await?;
     }
     let spec = RunSpec { task: a.task.clone(), strategy: a.strategy, backend, budget, session: session.clone(), start_node: a.node };
     eprintln!("{} on {} against the {:?} baseline; session {}", orchestrator::strategy_name(a.strategy), a.task, ev.opts.baseline, session.display());

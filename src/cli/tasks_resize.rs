@@ -53,7 +53,16 @@ pub async fn run(ctx: &Workspace, a: ResizeArgs) -> Result<ExitCode> {
     if size.is_empty() || !size.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
         bail!("--size {size}: a size is one word of letters, digits, - and _");
     }
+    // Peaks measured on the device first, then its datasheet's (devices.toml).
+    let measured = match &device.reach {
+        Reach::Local => None,
+        _ => crate::roofline::Machine::cached_for(&ctx.paths, &device.name),
+    };
     let peaks = match (&device.peaks, &device.reach) {
+        _ if measured.is_some() => {
+            let m = measured.expect("checked");
+            json!({"peak_flops": m.peak_flops, "bandwidth_bytes_s": m.bandwidth_bytes_s})
+        }
         (Some(p), _) => json!({"peak_flops": p.peak_flops, "bandwidth_bytes_s": p.bandwidth_bytes_s}),
         (None, Reach::Local) => {
             let engine = ctx.engine(false).await?;

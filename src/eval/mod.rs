@@ -294,8 +294,9 @@ impl Evaluator {
         r.timing_valid = t["timing_valid"].as_bool() == Some(true);
         r.pairs = serde_json::from_value(t["samples"].clone()).unwrap_or_default();
         r.pair_count = r.pairs.len() as u32;
-        // The peaks are this machine's: a remote device's share needs its own.
-        let peaks = if self.opts.device_spec.is_null() { crate::roofline::Machine::cached(&self.paths) } else { None };
+        // The device's own peaks: a remote device's share is against what
+        // was measured on it (none measured, no share).
+        let peaks = crate::roofline::Machine::cached_for(&self.paths, &self.opts.device);
         if let (Some(m), Some(size), Some(ms)) = (peaks, spec.size, r.candidate_ms) {
             r.roofline_share = m.share(&size, ms);
         }

@@ -72,7 +72,7 @@ def main():
     sandbox["fork_per_job"] = fork_per_job
     import tvm  # noqa: F401  (warm the import once per worker)
 
-    from . import build, check, doctor, errors, gpu, layers, machine, moves, output_digest, profile, space, timing, tune
+    from . import build, check, doctor, errors, gpu, layers, machine, moves, output_digest, peaks, profile, space, timing, tune
 
     def import_task(args):
         from . import importer  # needs torch: imported only when asked
@@ -98,6 +98,8 @@ def main():
         "size": layers.size,
         "tune": tune.tune,
         "machine": machine.measure,
+        "device_peaks": peaks.job,
+        "peaks_build": peaks.build_job,
         "tuned_module": tune.tuned_module,
         "best_traces": tune.best_traces,
         "check": check.check,

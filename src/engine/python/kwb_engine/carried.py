@@ -303,7 +303,7 @@ def _setup(opts, manifest, precompile):
         _cuda_runtime(nvcc)
         if precompile:
             t = time.perf_counter()
-            sources = sorted(glob.glob(os.path.join(opts.pack, "tasks", "*", "*.cu.gz")))
+            sources = sorted(glob.glob(os.path.join(opts.pack, "tasks", "*", "*.cu.gz")) + glob.glob(os.path.join(opts.pack, "peaks", "*.cu.gz")))
             meta["nvcc_errors"] = nvcc.precompile(sources, os.cpu_count() or 4)
             meta["nvcc_s"] = round(time.perf_counter() - t, 2)
             meta["nvcc_modules"] = len(sources)
@@ -313,6 +313,23 @@ def _setup(opts, manifest, precompile):
             except OSError:
                 pass
     return (device.Local() if opts.cpu else device.Cuda(0)), meta
+
+
+def _peaks(dev, opts):
+    """The device's peaks from the pack's kernels (built on the host for its
+    target), or why there are none; a failure here loses no task."""
+    from . import peaks
+
+    folder = os.path.join(opts.pack, "peaks")
+    if not os.path.exists(os.path.join(folder, "peaks.json")):
+        return {"error": "the pack has no peak kernels"}
+    try:
+        got = peaks.measure_built(dev, json.load(open(os.path.join(folder, "peaks.json"))), folder)
+        print(f"peaks: {got['peak_flops'] / 1e9:.1f} GFLOP/s, {got['bandwidth_bytes_s'] / 1e9:.1f} GB/s from memory "
+              f"({got['measure_s']} s)", flush=True)
+        return got
+    except Exception as e:
+        return {"error": f"{type(e).__name__}: {str(e)[:300]}"}
 
 
 def main(argv=None):
@@ -342,6 +359,7 @@ def main(argv=None):
     res = {"pack": {k: manifest.get(k) for k in ("device", "target", "created_unix_s", "kwb", "suite", "per_kernel", "seed", "learned_from_earlier_run")}, "tasks": {}}
     dev, res["meta"] = _setup(opts, manifest, precompile=True)
     res["meta"]["process_per_task"] = not opts.one_process
+    res["peaks"] = _peaks(dev, opts)
     only = {x for x in opts.only.split(",") if x}
     out_path = os.path.join(opts.out, "results.json")
     for task_id in manifest["tasks"]:
