@@ -17,6 +17,8 @@ pub struct TracePoint {
     pub node: u32,
     /// None when the candidate failed or its timing is invalid.
     pub speedup: Option<f64>,
+    /// The device it was timed on (a session can switch devices).
+    pub device: String,
 }
 
 #[derive(Debug, Clone)]
@@ -70,7 +72,7 @@ impl SessionView {
             }
             EventKind::EvalFinished { node, result, .. } => {
                 let speedup = result.speedup_median.filter(|_| result.correct && result.timing_valid);
-                self.trace.push(TracePoint { t_s: e.ts_ms.saturating_sub(t0) as f64 / 1000.0, node: *node, speedup });
+                self.trace.push(TracePoint { t_s: e.ts_ms.saturating_sub(t0) as f64 / 1000.0, node: *node, speedup, device: result.manifest.device.clone() });
             }
             _ => {}
         }
@@ -159,6 +161,8 @@ pub struct SessionSummary {
     pub path: PathBuf,
     pub task: String,
     pub best: Option<f64>,
+    /// The best valid speedup on each device the session timed on.
+    pub best_by_device: std::collections::BTreeMap<String, f64>,
     pub evaluated: u32,
     pub failed: u32,
     /// Best-so-far speedup after each evaluation (the sparkline).
@@ -188,6 +192,7 @@ fn summarise(path: &Path) -> Option<SessionSummary> {
     let loaded = crate::session::load(path).ok()?;
     let modified = std::fs::metadata(path).and_then(|m| m.modified()).unwrap_or(std::time::UNIX_EPOCH);
     let (mut best, mut evaluated, mut failed, mut trace) = (None::<f64>, 0, 0, vec![]);
+    let mut best_by_device = std::collections::BTreeMap::<String, f64>::new();
     for e in &loaded.events {
         if let EventKind::EvalFinished { result, .. } = &e.kind {
             evaluated += 1;
@@ -196,11 +201,13 @@ fn summarise(path: &Path) -> Option<SessionSummary> {
             }
             if let Some(s) = result.speedup_median.filter(|_| result.correct && result.timing_valid) {
                 best = Some(best.map_or(s, |b| b.max(s)));
+                let on = best_by_device.entry(result.manifest.device.clone()).or_insert(s);
+                *on = on.max(s);
             }
             trace.push(best.unwrap_or(0.0));
         }
     }
-    Some(SessionSummary { path: path.to_path_buf(), task: loaded.header.task, best, evaluated, failed, best_so_far: trace, modified })
+    Some(SessionSummary { path: path.to_path_buf(), task: loaded.header.task, best, best_by_device, evaluated, failed, best_so_far: trace, modified })
 }
 
 /// Eight-level bars for a list row.
@@ -250,6 +257,26 @@ mod tests {
         assert_eq!(v.cursor, 2);
         v.tick(1_000_000);
         assert!(v.at_end() && !v.playing);
+    }
+
+    /// A speedup belongs to the device it was timed on: the same session
+    /// timed on a board is summarised under the board, not the local CPU.
+    #[test]
+    fn bests_are_kept_per_device() {
+        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/sessions/v1-relu.jsonl");
+        let dir = tempfile::tempdir().unwrap();
+        let text = std::fs::read_to_string(&src).unwrap();
+        std::fs::write(dir.path().join("here.jsonl"), &text).unwrap();
+        std::fs::write(dir.path().join("board.jsonl"), text.replace("\"device\":\"local-cpu\"", "\"device\":\"board\"")).unwrap();
+        let all = scan(&[dir.path().to_path_buf()]);
+        assert_eq!(all.len(), 2);
+        let by = |name: &str| all.iter().find(|s| s.path.ends_with(name)).unwrap();
+        let here: Vec<&str> = by("here.jsonl").best_by_device.keys().map(String::as_str).collect();
+        let board: Vec<&str> = by("board.jsonl").best_by_device.keys().map(String::as_str).collect();
+        assert_eq!((here, board), (vec!["local-cpu"], vec!["board"]));
+        assert_eq!(by("board.jsonl").best_by_device["board"], by("here.jsonl").best.unwrap());
+        let v = SessionView::new(None, crate::session::load(&dir.path().join("board.jsonl")).unwrap());
+        assert!(!v.trace.is_empty() && v.trace.iter().all(|p| p.device == "board"));
     }
 
     #[test]

@@ -37,7 +37,11 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
         Dataset::default().name("failed").marker(Marker::Dot).graph_type(GraphType::Scatter).style(theme.get("chart.failed")).data(&failed),
     ];
     let best_now = best.last().map(|b| format!(" · best {:.3}x", b.1)).unwrap_or_default();
-    let title = format!("Speedup trace · {} evaluated{best_now}", s.trace.len());
+    // The devices it was timed on: speedups on two devices are not one series.
+    let mut devices: Vec<&str> = s.trace.iter().map(|p| p.device.as_str()).collect();
+    devices.dedup();
+    let on = if devices.is_empty() { String::new() } else { format!(" · on {}", devices.join(" then ")) };
+    let title = format!("Speedup trace{on} · {} evaluated{best_now}", s.trace.len());
     let label = |v: String| Span::styled(v, theme.get("ui.dim"));
     let chart = Chart::new(datasets)
         .block(block(app, title))

@@ -46,12 +46,15 @@ fn draw_list(f: &mut Frame, app: &App, area: Rect) {
         let t = &set.tasks[i];
         let sessions = app.index.get(&t.meta.id);
         let latest = sessions.and_then(|v| v.first());
-        let best = sessions.and_then(|v| v.iter().filter_map(|s| s.best).reduce(f64::max));
+        // Speedups are the device's own: the best shown is on the device the
+        // workbench times on (the detail pane lists the others).
+        let best = sessions.and_then(|v| v.iter().filter_map(|s| s.best_by_device.get(&app.device).copied()).reduce(f64::max));
         let best_s = best.map(|b| format!("{b:.2}x")).unwrap_or_else(|| "—".into());
         let running = app.run.active && app.task.as_deref() == Some(t.meta.id.as_str());
         let (status, key) = match (running, latest) {
             (true, _) => ("running".to_string(), "status.building"),
             (false, Some(s)) if best.is_some() => (format!("{} evals", s.evaluated), "status.correct"),
+            (false, Some(_)) if sessions.is_some_and(|v| v.iter().any(|s| !s.best_by_device.is_empty())) => ("elsewhere".to_string(), "status.new"),
             (false, Some(s)) if s.failed > 0 => (format!("{} failed", s.failed), "status.failed"),
             (false, Some(_)) => ("opened".to_string(), "status.new"),
             (false, None) => ("untried".to_string(), "status.new"),
@@ -96,6 +99,19 @@ fn draw_detail(f: &mut Frame, app: &App, area: Rect) {
     }
     let sessions = app.index.get(&t.meta.id).map(Vec::len).unwrap_or(0);
     lines.push(Line::from(styled(app, "ui.dim", format!("{sessions} session(s) · enter opens the latest · r/a run the agents"))));
+    // Best per device, across the task's sessions: a speedup belongs to
+    // the device it was timed on.
+    let mut by_device = std::collections::BTreeMap::<&str, f64>::new();
+    for s in app.index.get(&t.meta.id).into_iter().flatten() {
+        for (d, b) in &s.best_by_device {
+            let e = by_device.entry(d.as_str()).or_insert(*b);
+            *e = e.max(*b);
+        }
+    }
+    if !by_device.is_empty() {
+        let parts: Vec<String> = by_device.iter().map(|(d, b)| format!("{d} {b:.2}x{}", if *d == app.device { " (timing here)" } else { "" })).collect();
+        lines.push(Line::from(styled(app, "ui.dim", fit(&format!("best by device: {}", parts.join(" · ")), inner.width as usize))));
+    }
     let head = lines.len() as u16;
     f.render_widget(Paragraph::new(lines), Rect { height: head.min(inner.height), ..inner });
     let code = Rect { y: inner.y + head, height: inner.height.saturating_sub(head), ..inner };
