@@ -34,7 +34,8 @@ pub fn draw(f: &mut Frame, app: &App, area: Rect) {
         let ms = r.candidate_ms.map(|m| format!("{m:.4} ms")).unwrap_or_else(|| "—".into());
         let roof = r.roofline_share.map(|x| format!("{:.1}% of roofline", x * 100.0)).unwrap_or_else(|| "roofline —".into());
         let peak = r.peak_memory_bytes.map(|m| format!("peak memory {}", bytes(m as f64))).unwrap_or_else(|| "peak memory —".into());
-        head.push(Line::from(format!("{ms} · {roof} · {peak}")));
+        // The device it was timed on, whose peaks the roofline share is against.
+        head.push(Line::from(format!("{ms} on {} · {roof} · {peak}", r.manifest.device)));
     } else {
         head.push(Line::from(styled(app, "ui.dim", "not evaluated yet")));
     }
