@@ -370,3 +370,30 @@ fn a_board_whose_tracker_is_down_is_a_device_failure_said_at_once() {
     let out = format!("{}{}", String::from_utf8_lossy(&tune.stdout), String::from_utf8_lossy(&tune.stderr));
     assert!(!tune.status.success() && out.contains("no RPC tracker answers"), "{out}");
 }
+
+/// A board of another architecture: kernels built for its triple are
+/// linked by the cross toolchain (.ci/run installs Debian's
+/// gcc-aarch64-linux-gnu) inside the sandboxed build worker, into an
+/// AArch64 shared object; a triple kwb knows no toolchain for is refused
+/// with the ones it knows.
+#[tokio::test]
+async fn an_aarch64_boards_kernels_build_and_link_with_the_cross_toolchain() {
+    use kwb::engine::Job;
+    use serde_json::json;
+    let engine = common::engine(1).await;
+    let tasks = common::tasks();
+    let relu = tasks.get("relu").unwrap();
+    let spec = json!(relu.reference_meta().unwrap().args);
+    let build = |triple: &str, artifact: &std::path::Path| {
+        let target = json!({"kind": "llvm", "mtriple": triple, "mcpu": "cortex-a76", "mattr": ["+neon"]});
+        Job::new("build", json!({"source": relu.reference_text().unwrap(), "stage": "l0", "target": target, "artifact": artifact, "args_spec": spec, "task_dtype": "float32"}), Duration::from_secs(300))
+    };
+    let artifact = common::paths().artifacts().join(format!("aarch64-test-{}.so", std::process::id()));
+    engine.run(build("aarch64-linux-gnu", &artifact)).await.expect("built and linked for aarch64");
+    let bytes = std::fs::read(&artifact).unwrap();
+    let _ = std::fs::remove_file(&artifact);
+    assert_eq!(&bytes[..4], b"\x7fELF");
+    assert_eq!(u16::from_le_bytes([bytes[18], bytes[19]]), 183, "e_machine is EM_AARCH64");
+    let refused = engine.run(build("mips64-linux-gnuabi64", &artifact)).await.unwrap_err();
+    assert!(refused.message.contains("does not know a toolchain") && refused.message.contains("aarch64"), "{refused}");
+}

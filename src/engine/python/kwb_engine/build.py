@@ -54,7 +54,7 @@ def build(args):
         overrides = args.get("l2_overrides") or {}
         if overrides:
             ex = layers.apply_l2_overrides(ex, ex.mod.imports[0].inspect_source("ll"), overrides)
-        ex.export_library(args["artifact"])
+        pipeline.export(ex, args["artifact"], target)
         device_src = None
         if target.kind.name != "llvm":
             from . import gpu

@@ -64,7 +64,11 @@ def toolchain():
         if name and shutil.which(name):
             cc = shutil.which(name)
             break
-    if cc:
+    # Cross toolchains link kernels built for a board's architecture.
+    from .cross import CROSS_GCC
+
+    drivers = [cc] + [shutil.which(g) for g in sorted(set(CROSS_GCC.values()))]
+    for cc in [d for d in drivers if d]:
         found.append(cc)
         for prog in ("collect2", "ld", "lto-wrapper", "as", "cc1", "cc1plus"):
             try:

@@ -229,7 +229,7 @@ def build(target_json, threads, out_dir):
         with target:
             ex = tvm.compile(mod, target, relax_pipeline=pipeline.build_pipeline(target, "l1"))
         artifact = os.path.join(out_dir, f"{label}.so")
-        ex.export_library(artifact)
+        pipeline.export(ex, artifact, target)
         row = {"label": label, "artifact": os.path.basename(artifact), "inputs": [list(s) for s in ins], "work": work,
                "unit": unit, "working_set_bytes": ws}
         if target.kind.name != "llvm":

@@ -196,3 +196,17 @@ def lower(mod, target):
 
 def kernels_of(mod):
     return {gv.name_hint: f for gv, f in mod.functions.items() if isinstance(f, tvm.tirx.PrimFunc)}
+
+
+def export(ex, path, target):
+    """export_library, linked for the target's architecture (a cross
+    toolchain's gcc where it is not this machine's)."""
+    from .cross import cross_gcc
+
+    gcc = cross_gcc(target)
+    if gcc is None:
+        ex.export_library(path)
+    else:
+        from tvm.support import cc
+
+        ex.export_library(path, fcompile=cc.cross_compiler(gcc))
