@@ -112,7 +112,9 @@ async fn list(ctx: &Workspace, as_json: bool) -> Result<ExitCode> {
 async fn measure_cmd(ctx: &Workspace, as_json: bool) -> Result<ExitCode> {
     let device = ctx.device()?;
     let engine = ctx.engine(false).await?;
-    let m = ctx.measure_peaks(&engine).await?;
+    let measured = ctx.measure_peaks(&engine).await;
+    engine.shutdown();
+    let m = measured?;
     if as_json {
         println!("{}", serde_json::to_string_pretty(&json!({"device": device.name, "peaks": m}))?);
         return Ok(ExitCode::SUCCESS);
