@@ -85,26 +85,49 @@ fn tasks_check_passes_without_pytorch() {
 /// reported, not required.
 const TIMED_FLOOR_MS: f64 = 0.05;
 
-/// One `kwb eval` of a task's reference against itself, checked for the
-/// fields every result carries.
-fn eval_reference(id: &str) -> serde_json::Value {
-    let out = kwb().args(["eval", "--json", "--task", id]).output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+/// The fields every result carries, and the reference matching itself.
+fn check_reference_result(id: &str, v: &serde_json::Value) {
     assert_eq!(v["correct"], true, "{id}: {}", v["failure"]);
     for key in ["compile_ok", "correct", "max_errors", "failure_class", "candidate_ms", "baseline_ms", "speedup_median", "timing_valid", "samples", "compile_s", "manifest"] {
         assert!(v.get(key).is_some(), "{id}: {key} missing");
     }
-    assert_eq!(v["manifest"]["versions"]["tvm"], "0.27.0.post1");
-    assert!(v["manifest"]["config_hash"].as_str().is_some_and(|h| h.len() == 16));
+    assert_eq!(v["manifest"]["versions"]["tvm"], "0.27.0.post1", "{id}");
+    assert!(v["manifest"]["config_hash"].as_str().is_some_and(|h| h.len() == 16), "{id}");
+}
+
+/// One `kwb eval` of a task's reference against itself.
+fn eval_reference(id: &str) -> serde_json::Value {
+    let out = kwb().args(["eval", "--json", "--task", id]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    check_reference_result(id, &v);
     v
+}
+
+/// Every reference against itself in one `kwb bench` (one engine, so the
+/// sweep pays for `import tvm` once rather than once per task), by task id.
+fn bench_references() -> std::collections::BTreeMap<String, serde_json::Value> {
+    let dir = tempfile::tempdir().unwrap();
+    let out = kwb().args(["bench", "--suite", "all", "--agent", "reference", "--no-eager", "--out"]).arg(dir.path()).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(dir.path().join("results.json")).unwrap()).unwrap();
+    v["results"].as_array().unwrap().iter().map(|r| (r["task"].as_str().unwrap().to_string(), r.clone())).collect()
 }
 
 #[test]
 fn every_shipped_reference_is_correct_and_validly_timed() {
     let set = common::tasks();
     let is_timed = |v: &serde_json::Value| v["baseline_ms"].as_f64().unwrap() >= TIMED_FLOOR_MS;
-    let mut results: Vec<(&kwb::tasks::Task, serde_json::Value)> = set.tasks.iter().map(|t| (t, eval_reference(t.id()))).collect();
+    let mut swept = bench_references();
+    let mut results: Vec<(&kwb::tasks::Task, serde_json::Value)> = set
+        .tasks
+        .iter()
+        .map(|t| {
+            let v = swept.remove(t.id()).unwrap_or_else(|| panic!("{}: no result from the sweep", t.id()));
+            check_reference_result(t.id(), &v);
+            (t, v)
+        })
+        .collect();
     // A noisy moment can leave a timing invalid: those above the floor are
     // measured once more, after the sweep, rather than retried on the spot
     // (the moment that spoiled one is likely to spoil the next attempt).

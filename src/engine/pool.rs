@@ -146,14 +146,18 @@ impl Engine {
 
     /// Starts `n` build workers and one measuring worker now, so the first
     /// jobs do not pay for `import tvm`.
+    /// They start side by side: an import is seconds, and a command that
+    /// waits for two in a row pays twice.
     pub async fn prewarm(&self, n: usize) -> Result<(), Failure> {
         let n = n.min(self.inner.cfg.max_workers);
+        let mut starts = Vec::new();
         for (role, want) in [(Role::Build, n), (Role::Measure, 1)] {
-            let have = self.idle_count(role);
-            for _ in have..want {
-                let w = self.spawn_quietly(role).await?;
-                self.park(w);
+            for _ in self.idle_count(role)..want {
+                starts.push(self.spawn_quietly(role));
             }
+        }
+        for w in futures::future::try_join_all(starts).await? {
+            self.park(w);
         }
         Ok(())
     }
