@@ -397,3 +397,50 @@ async fn an_aarch64_boards_kernels_build_and_link_with_the_cross_toolchain() {
     let refused = engine.run(build("mips64-linux-gnuabi64", &artifact)).await.unwrap_err();
     assert!(refused.message.contains("does not know a toolchain") && refused.message.contains("aarch64"), "{refused}");
 }
+
+/// A board of another architecture, emulated: kwb's server runs an aarch64
+/// Python with TVM's aarch64 runtime under qemu-user. Kernels cross-built
+/// for the board are checked there for real (a wrong one is caught there),
+/// and timing or measuring peaks on it is refused with the reason.
+#[test]
+fn an_emulated_aarch64_board_checks_kernels_there_and_refuses_to_time_them() {
+    let env = pyenv::ensure(&common::paths(), false, false).expect("engine environment");
+    let home = tempfile::tempdir().unwrap();
+    // The emulated Python and runtime are made once, in the shared test home.
+    let shared = common::paths().data.join("emulate");
+    std::fs::create_dir_all(&shared).unwrap();
+    std::fs::create_dir_all(home.path().join("data")).unwrap();
+    std::os::unix::fs::symlink(&shared, home.path().join("data/emulate")).unwrap();
+    let tracker = format!("127.0.0.1:{}", free_port());
+    let key = format!("kwb-emulated-{}", std::process::id());
+    std::fs::create_dir_all(home.path().join("config")).unwrap();
+    std::fs::write(
+        home.path().join("config/devices.toml"),
+        format!("[[device]]\nname = \"arm\"\nkind = \"rpc\"\ntracker = \"{tracker}\"\nkey = \"{key}\"\ntarget = {{ kind = \"llvm\", mtriple = \"aarch64-linux-gnu\", mcpu = \"cortex-a76\", mattr = [\"+neon\"] }}\n"),
+    )
+    .unwrap();
+    let _serve = Serve::start(home.path(), &env.python, &["--start-tracker", "--key", &key, "--tracker", &tracker, "--port", &free_port().to_string(), "--emulate", "aarch64"]);
+    let eval = |extra: &[&str]| -> serde_json::Value {
+        let mut args = vec!["--device", "arm", "eval", "--task", "relu", "--json"];
+        args.extend(extra);
+        let o = kwb_on(home.path(), &env.python, &args);
+        serde_json::from_slice(&o.stdout).unwrap_or_else(|_| panic!("no result: {}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr)))
+    };
+
+    let r = eval(&[]);
+    assert_eq!(r["correct"], true, "{r}");
+    assert!(r["manifest"]["remote"]["check"]["emulated"].as_str().is_some_and(|e| e.starts_with("qemu-user aarch64")), "{}", r["manifest"]["remote"]);
+    assert_eq!(r["failure"]["class"], "device", "{r}");
+    assert!(r["failure"]["message"].as_str().is_some_and(|m| m.contains("timing refused") && m.contains("emulated")), "{}", r["failure"]);
+    assert!(r["speedup_median"].is_null(), "no time from an emulator: {}", r["speedup_median"]);
+
+    let cheat = common::repo().join("tests/cheats/relu/return_input.py");
+    let wrong = eval(&["--candidate", cheat.to_str().unwrap()]);
+    assert_eq!(wrong["correct"], false, "{wrong}");
+    assert_eq!(wrong["failure"]["class"], "numeric_mismatch", "{}", wrong["failure"]);
+    assert!(wrong["manifest"]["remote"]["check"]["emulated"].is_string(), "checked on the emulated board: {}", wrong["manifest"]["remote"]);
+
+    let peaks = kwb_on(home.path(), &env.python, &["--device", "arm", "devices", "measure"]);
+    let text = format!("{}{}", String::from_utf8_lossy(&peaks.stdout), String::from_utf8_lossy(&peaks.stderr));
+    assert!(!peaks.status.success() && text.contains("refused"), "{text}");
+}

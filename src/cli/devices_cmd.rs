@@ -47,6 +47,9 @@ pub struct ServeArgs {
     /// Servers to start (each serves one measurement at a time).
     #[arg(long, default_value_t = 1)]
     servers: u32,
+    /// Serve an emulated board of this architecture (`aarch64`): its own Python and TVM runtime under qemu-user. Kernels cross-built for it are checked there; timing on it is refused.
+    #[arg(long, value_name = "ARCH")]
+    emulate: Option<String>,
 }
 
 pub async fn run(ctx: &Workspace, args: DevicesArgs) -> Result<ExitCode> {
@@ -142,7 +145,16 @@ async fn target_of(ctx: &Workspace, d: &Device) -> Value {
 async fn serve_cmd(ctx: &Workspace, a: ServeArgs) -> Result<ExitCode> {
     let paths = ctx.paths.clone();
     let env = tokio::task::spawn_blocking(move || crate::engine::pyenv::ensure(&paths, false, false)).await??;
-    let opts = serve::ServeOptions { key: a.key, tracker: a.tracker, start_tracker: a.start_tracker, host: a.host, port: a.port, servers: a.servers };
+    let emulation = match a.emulate {
+        None => None,
+        Some(arch) => {
+            let (data, python, worker_dir) = (ctx.paths.data.clone(), env.python.clone(), env.worker_dir.clone());
+            let emu = tokio::task::spawn_blocking(move || devices::emulate::prepare(&data, &python, &arch)).await??;
+            eprintln!("emulating {}: correctness is checked on it, timing on it is refused", emu.label);
+            Some((emu, worker_dir))
+        }
+    };
+    let opts = serve::ServeOptions { key: a.key, tracker: a.tracker, start_tracker: a.start_tracker, host: a.host, port: a.port, servers: a.servers, emulation };
     let python = env.python.clone();
     // One thread starts the processes and supervises them for as long as
     // serving lasts: they die with it (PR_SET_PDEATHSIG belongs to the

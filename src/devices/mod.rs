@@ -19,6 +19,7 @@
 //! peaks = { peak_flops = 6.7e13, bandwidth_bytes_s = 4.8e12 }
 //! ```
 
+pub mod emulate;
 pub mod serve;
 pub mod tracker;
 

@@ -19,6 +19,17 @@ pub struct ServeOptions {
     pub host: String,
     pub port: u16,
     pub servers: u32,
+    /// Servers run by another architecture's Python under qemu-user, with
+    /// kwb's engine folder (for its server) on the path.
+    pub emulation: Option<(super::emulate::Emulation, std::path::PathBuf)>,
+}
+
+/// How to start one process again: program, arguments, environment.
+#[derive(Clone)]
+struct Launch {
+    program: std::path::PathBuf,
+    args: Vec<String>,
+    env: Vec<(String, String)>,
 }
 
 /// The processes started, in one process group; stopped together on drop.
@@ -27,7 +38,6 @@ pub struct Served {
     group: i32,
     /// The group, for a signal handler that stops serving from outside.
     shared_group: std::sync::Arc<std::sync::atomic::AtomicI32>,
-    python: std::path::PathBuf,
     /// A shell in the group that kills the whole group when the thread that
     /// started it dies (the parent-death signal): if kwb is killed outright,
     /// what TVM forked (its popen workers hold the listening sockets and the
@@ -58,7 +68,7 @@ fn spawn_guard(group: i32) -> Result<Child> {
 
 struct Process {
     child: Child,
-    args: Vec<String>,
+    launch: Launch,
     /// A server is started again when it dies; the tracker is not.
     server: bool,
     started: Instant,
@@ -86,9 +96,9 @@ impl Served {
                 // What it forked may live on, still registered with the
                 // tracker and listening: a server that would never answer.
                 kill_orphans(self.group);
-                let args = p.args.clone();
-                match self.respawn(&args) {
-                    Ok(child) => self.children[i] = Process { child, args, server: true, started: Instant::now() },
+                let launch = p.launch.clone();
+                match self.respawn(&launch) {
+                    Ok(child) => self.children[i] = Process { child, launch, server: true, started: Instant::now() },
                     Err(e) => return format!("a server exited ({status}) and could not be started again: {e:#}"),
                 }
             }
@@ -98,11 +108,11 @@ impl Served {
 
     /// Starts a process again in the group, or leads a new one when the
     /// group is gone (its every member died).
-    fn respawn(&mut self, args: &[String]) -> Result<Child> {
-        if let Ok(child) = spawn(&self.python, args, self.group) {
+    fn respawn(&mut self, launch: &Launch) -> Result<Child> {
+        if let Ok(child) = spawn(launch, self.group) {
             return Ok(child);
         }
-        let child = spawn(&self.python, args, 0)?;
+        let child = spawn(launch, 0)?;
         self.group = child.id() as i32;
         self.shared_group.store(self.group, std::sync::atomic::Ordering::SeqCst);
         Ok(child)
@@ -182,9 +192,9 @@ impl Drop for Served {
     }
 }
 
-fn spawn(python: &Path, args: &[String], group: i32) -> Result<Child> {
-    let mut cmd = Command::new(python);
-    cmd.args(args).stdin(Stdio::null());
+fn spawn(launch: &Launch, group: i32) -> Result<Child> {
+    let mut cmd = Command::new(&launch.program);
+    cmd.args(&launch.args).envs(launch.env.iter().cloned()).stdin(Stdio::null());
     // The first process leads a new group; the others join it, so one
     // signal stops them all and nothing outlives `kwb device serve`. If kwb
     // is killed outright, the kernel kills them (the parent-death signal).
@@ -196,7 +206,7 @@ fn spawn(python: &Path, args: &[String], group: i32) -> Result<Child> {
             Ok(())
         });
     }
-    cmd.spawn().with_context(|| format!("cannot start {} {}", python.display(), args.join(" ")))
+    cmd.spawn().with_context(|| format!("cannot start {} {}", launch.program.display(), launch.args.join(" ")))
 }
 
 /// Starts the tracker (if asked) and the servers, and waits until the
@@ -204,42 +214,26 @@ fn spawn(python: &Path, args: &[String], group: i32) -> Result<Child> {
 pub fn start(python: &Path, o: &ServeOptions) -> Result<Served> {
     let (host, port) = o.tracker.rsplit_once(':').with_context(|| format!("--tracker {}: write HOST:PORT", o.tracker))?;
     let tracker_port: u16 = port.parse().with_context(|| format!("--tracker {}: the port is not a number", o.tracker))?;
-    let mut served = Served { children: Vec::new(), group: 0, shared_group: Default::default(), python: python.to_path_buf(), guard: None };
+    let mut served = Served { children: Vec::new(), group: 0, shared_group: Default::default(), guard: None };
     if o.start_tracker {
         let args = ["-m", "tvm.exec.rpc_tracker", "--host", host, "--port", port, "--port-end", &(tracker_port + 1).to_string(), "--silent"];
-        let args = args.map(String::from).to_vec();
-        let child = spawn(python, &args, 0)?;
+        let launch = Launch { program: python.to_path_buf(), args: args.map(String::from).to_vec(), env: Vec::new() };
+        let child = spawn(&launch, 0)?;
         served.group = child.id() as i32;
-        served.children.push(Process { child, args, server: false, started: Instant::now() });
+        served.children.push(Process { child, launch, server: false, started: Instant::now() });
         served.guard = Some(spawn_guard(served.group)?);
         wait_for(|| tracker::summary(&o.tracker, Duration::from_secs(2)).is_ok(), Duration::from_secs(60), &mut served)
             .with_context(|| format!("the tracker did not come up at {}", o.tracker))?;
     }
     for i in 0..o.servers {
         let first = o.port as u32 + i * 10;
-        let args = [
-            "-m".to_string(),
-            "tvm.exec.rpc_server".into(),
-            "--host".into(),
-            o.host.clone(),
-            "--port".into(),
-            first.to_string(),
-            "--port-end".into(),
-            (first + 10).to_string(),
-            "--tracker".into(),
-            o.tracker.clone(),
-            "--key".into(),
-            o.key.clone(),
-            "--custom-addr".into(),
-            o.host.clone(),
-            "--silent".into(),
-        ];
-        let child = spawn(python, &args, served.group)?;
+        let launch = server_launch(python, o, first);
+        let child = spawn(&launch, served.group)?;
         if served.group == 0 {
             served.group = child.id() as i32;
             served.guard = Some(spawn_guard(served.group)?);
         }
-        served.children.push(Process { child, args: args.to_vec(), server: true, started: Instant::now() });
+        served.children.push(Process { child, launch, server: true, started: Instant::now() });
     }
     let want = o.servers as u64;
     wait_for(
@@ -249,6 +243,23 @@ pub fn start(python: &Path, o: &ServeOptions) -> Result<Served> {
     )
     .with_context(|| format!("the servers did not register with the tracker at {} under key {}", o.tracker, o.key))?;
     Ok(served)
+}
+
+/// TVM's own server, or kwb's under qemu-user for an emulated board.
+fn server_launch(python: &Path, o: &ServeOptions, first_port: u32) -> Launch {
+    let (port, port_end) = (first_port.to_string(), (first_port + 10).to_string());
+    match &o.emulation {
+        None => {
+            let args = ["-m", "tvm.exec.rpc_server", "--host", &o.host, "--port", &port, "--port-end", &port_end, "--tracker", &o.tracker, "--key", &o.key, "--custom-addr", &o.host, "--silent"];
+            Launch { program: python.to_path_buf(), args: args.map(String::from).to_vec(), env: Vec::new() }
+        }
+        Some((emu, engine_dir)) => {
+            let mut args = emu.python_args();
+            args.extend(["-m", "kwb_engine.emulated_server", &o.host, &port, &port_end, &o.tracker, &o.key, &emu.label].map(String::from));
+            let path = std::env::join_paths([emu.site.as_path(), engine_dir.as_path()]).map(|p| p.to_string_lossy().into_owned()).unwrap_or_default();
+            Launch { program: emu.qemu.clone(), args, env: vec![("PYTHONPATH".into(), path), ("PYTHONNOUSERSITE".into(), "1".into())] }
+        }
+    }
 }
 
 fn wait_for(mut ready: impl FnMut() -> bool, limit: Duration, served: &mut Served) -> Result<()> {

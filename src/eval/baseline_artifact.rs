@@ -62,10 +62,10 @@ impl Evaluator {
     /// What a cache of something built from the task's reference is keyed
     /// by: the task's content, the target, the engine's packages, the kind
     /// of thing (`tag`) and anything else it depends on.
-    pub(super) fn cache_key(&self, task: &Task, tag: &str, extra: Option<&str>) -> anyhow::Result<String> {
+    pub(super) fn cache_key_for(&self, task: &Task, target: &Value, tag: &str, extra: Option<&str>) -> anyhow::Result<String> {
         let mut h = Sha256::new();
         h.update(task.content_hash()?.as_bytes());
-        h.update(self.opts.target.to_string().as_bytes());
+        h.update(target.to_string().as_bytes());
         h.update(crate::engine::pyenv::REQUIREMENTS.as_bytes());
         h.update(tag.as_bytes());
         if let Some(x) = extra {
@@ -76,10 +76,16 @@ impl Evaluator {
 
     /// One build of the reference, plain or with a tuning database, cached by content.
     pub(super) async fn built_baseline(&self, task: &Task, tuned: Option<&std::path::Path>, clock: &mut Clock) -> Result<PathBuf, Failure> {
+        self.built_baseline_for(task, tuned, &self.opts.target, clock).await
+    }
+
+    /// The same, for another target than the device's (the reference
+    /// outputs are computed on this machine, see `reference_target`).
+    pub(super) async fn built_baseline_for(&self, task: &Task, tuned: Option<&std::path::Path>, target: &Value, clock: &mut Clock) -> Result<PathBuf, Failure> {
         let task_err = |e: anyhow::Error| Failure::new(FailureClass::Task, format!("{e:#}"));
         // The artifact's shape: `kwb_rotate` beside `main` (timing on rotating inputs).
         let tuning = tuned.map(crate::baseline::database_hash);
-        let key = self.cache_key(task, "artifact-v2-rotation", tuning.as_deref()).map_err(task_err)?;
+        let key = self.cache_key_for(task, target, "artifact-v2-rotation", tuning.as_deref()).map_err(task_err)?;
         let dir = self.paths.baseline_cache();
         std::fs::create_dir_all(&dir).map_err(|e| Failure::new(FailureClass::Internal, format!("cannot create {}: {e}", dir.display())))?;
         let path = dir.join(format!("{}-{key}.so", task.id()));
@@ -95,6 +101,7 @@ impl Evaluator {
         let tmp = self.artifact_path("baseline");
         let source = task.reference_text().map_err(task_err)?;
         let mut job = self.build_job(task, &BuildSource::module(&source), &tmp)?;
+        job.args["target"] = target.clone();
         if let Some(dir) = tuned {
             job.args["tuned_db"] = json!(dir);
         }

@@ -32,13 +32,14 @@ impl Evaluator {
         if !task.has_output_digest() {
             return Ok(task.outputs_dir());
         }
-        let key = self.cache_key(task, "reference-outputs-v1", None).map_err(task_err)?;
+        let target = self.reference_target();
+        let key = self.cache_key_for(task, &target, "reference-outputs-v1", None).map_err(task_err)?;
         let dir = self.paths.reference_outputs().join(format!("{}-{key}", task.id()));
         if self.intact_memo(&dir) {
             return Ok(dir);
         }
         let spec = task.reference_meta().map_err(task_err)?;
-        let artifact = self.built_baseline(task, None, clock).await?;
+        let artifact = self.built_baseline_for(task, None, &target, clock).await?;
         // Evaluations of one task can run side by side: each writes its own
         // folder, and the first to finish puts it in place.
         // (Beside the cache, where no worker that sees candidates can write.)
@@ -76,6 +77,20 @@ impl Evaluator {
 }
 
 impl Evaluator {
+    /// What the reference is built for to compute the outputs (on this
+    /// machine, by a trusted worker): the device's target where this CPU
+    /// runs its code, this CPU's own otherwise (a board of another
+    /// architecture, a GPU). The outputs are checked against the digest
+    /// either way.
+    fn reference_target(&self) -> Value {
+        let t = &self.opts.target;
+        let triple = t["mtriple"].as_str().unwrap_or(std::env::consts::ARCH);
+        if t["kind"] == "llvm" && triple.split('-').next() == Some(std::env::consts::ARCH) {
+            return t.clone();
+        }
+        super::host_target(&json!({"kind": "llvm"}), &self.engine.versions()["host"])
+    }
+
     /// `intact`, remembered per folder while its files' times stay the same:
     /// hashing megabytes of outputs before every evaluation would be most of
     /// kwb's own overhead.

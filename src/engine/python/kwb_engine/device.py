@@ -67,6 +67,9 @@ class Local:
     def item(self, out, i):
         return out[i]
 
+    def refuse_timing_if_emulated(self, what="timing"):
+        pass
+
     def close(self):
         pass
 
@@ -114,9 +117,19 @@ class Rpc:
                            f"{first_line(e)}; is `kwb device serve` (or tvm.exec.rpc_server) running there?", "device")
         self.dev = self.session.cpu()
         self.uploaded = {}
+        self.emulated = _emulation(self.session)
 
     def describe(self):
-        return {"kind": "rpc", "tracker": self.tracker, "key": self.key}
+        d = {"kind": "rpc", "tracker": self.tracker, "key": self.key}
+        if self.emulated:
+            d["emulated"] = self.emulated
+        return d
+
+    def refuse_timing_if_emulated(self, what="timing"):
+        if self.emulated:
+            raise JobError(errors.DEVICE, f"{what} refused: the server under key `{self.key}` is emulated ({self.emulated}), so its "
+                           "times would be this machine's CPU translating another's code, not the board's; correctness was "
+                           "checked there, time on the board itself", "time")
 
     def load_vm(self, artifact):
         name = self.uploaded.get(artifact)
@@ -155,6 +168,15 @@ class Rpc:
         self.session = None
         self.uploaded = {}
         gc.collect()
+
+
+def _emulation(session):
+    """What a server started by `kwb device serve --emulate` says it runs
+    under (see emulated_server.py); None for any other server."""
+    try:
+        return str(session.get_function("kwb.emulation")())
+    except Exception:
+        return None
 
 
 def lost(exc):

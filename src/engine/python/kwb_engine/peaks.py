@@ -307,6 +307,7 @@ def job(args):
     import tempfile
 
     def on(dev_handle):
+        dev_handle.refuse_timing_if_emulated("measuring peaks")
         threads = _threads_on(dev_handle) if dev_handle.kind != "cuda" else 1
         out_dir = tempfile.mkdtemp(prefix="kwb-device-peaks-", dir=args.get("scratch"))
         try:

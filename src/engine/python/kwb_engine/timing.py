@@ -51,6 +51,7 @@ def paired(args):
 
 
 def _paired_on(dev_handle, args):
+    dev_handle.refuse_timing_if_emulated()
     dev = dev_handle.dev
     pairs = int(args.get("pairs", 15))
     min_ms = float(args.get("min_ms", 10.0))

@@ -88,6 +88,13 @@ def _runner(ms, device, timeout_s):
         socket.create_connection((host, int(port)), timeout=5).close()
     except OSError as e:
         raise JobError(errors.DEVICE, f"no RPC tracker answers at {host}:{port} ({e}); is `kwb device serve` running there?", "tune")
+    from .device import Rpc
+
+    board = Rpc(device)
+    try:
+        board.refuse_timing_if_emulated("tuning")
+    finally:
+        board.close()
     config = ms.runner.RPCConfig(tracker_host=host, tracker_port=int(port), tracker_key=str(device.get("key", "")),
                                  session_timeout_sec=timeout_s)
     return ms.runner.RPCRunner(rpc_config=config, max_workers=1)
