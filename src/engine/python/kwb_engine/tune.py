@@ -6,6 +6,7 @@ target, but apply the database with compile_relax on the RAW module (a lowered
 one silently misses the records).
 """
 
+import functools
 import json
 import os
 import socket
@@ -47,7 +48,7 @@ def tune(args):
             work_dir=work_dir,
             max_trials_global=max_trials,
             num_trials_per_iter=int(args.get("trials_per_iter", min(max_trials, 32))),
-            builder=ms.builder.LocalBuilder(timeout_sec=int(args.get("build_timeout_s", 120))),
+            builder=_builder(ms, target, int(args.get("build_timeout_s", 120))),
             runner=runner,
             seed=int(args.get("seed", 0)),
         )
@@ -72,6 +73,30 @@ def tune(args):
     with open(os.path.join(work_dir, "kwb-tuning.json"), "w") as f:
         json.dump(report, f, indent=1)
     return report
+
+
+def _builder(ms, target, timeout_s):
+    """MetaSchedule's builder: its own export (object files that the board
+    links) for this machine's architecture; for a board of another, each
+    trial linked here by the cross toolchain, as kwb's own builds are."""
+    from .cross import cross_gcc
+
+    gcc = cross_gcc(target)
+    if gcc is None:
+        return ms.builder.LocalBuilder(timeout_sec=timeout_s)
+    return ms.builder.LocalBuilder(timeout_sec=timeout_s, f_export=functools.partial(cross_export, gcc))
+
+
+def cross_export(gcc, mod):
+    """A trial's module as a shared object linked by `gcc` (run in
+    MetaSchedule's build workers, so a module-level function)."""
+    import tempfile
+
+    from tvm.support import cc
+
+    path = os.path.join(tempfile.mkdtemp(prefix="kwb-trial-"), "trial.so")
+    mod.export_library(path, fcompile=cc.cross_compiler(gcc))
+    return path
 
 
 def _runner(ms, device, timeout_s):
