@@ -53,6 +53,11 @@ pub struct BenchArgs {
     /// the engine environment: `kwb engine setup --with-torch`).
     #[arg(long)]
     pub no_eager: bool,
+    /// Times each task's baseline is timed against itself for its noise
+    /// floor (once per task and machine, then kept), which widens every
+    /// interval that fast_p reads; 0 leaves the floor out.
+    #[arg(long, default_value_t = crate::eval::BENCH_NOISE_RUNS)]
+    pub noise_runs: u32,
 }
 
 #[derive(clap::Subcommand, Debug)]
@@ -73,7 +78,7 @@ pub async fn run(ctx: &Workspace, a: BenchArgs) -> Result<ExitCode> {
     }
     let strategy = super::agent_runs::parse_agent(&a.agent)?;
     let fixed = if a.baseline == "auto" { crate::baseline::BaselineKind::Default } else { super::eval_cmd::parse_baseline(&a.baseline).map_err(anyhow::Error::msg)? };
-    let noise_runs = crate::eval::BENCH_NOISE_RUNS;
+    let noise_runs = a.noise_runs;
     let ev = ctx.evaluator(EvalOptions { pairs: a.pairs, baseline: fixed, noise_runs, ..Default::default() }).await?;
     // With `auto`, tasks that have a tuning are timed against it by a second evaluator on the same engine.
     let tuned_ev = crate::eval::Evaluator::new(ev.engine.clone(), ctx.paths.clone(), ctx.on_device(EvalOptions { pairs: a.pairs, baseline: crate::baseline::BaselineKind::Tuned, noise_runs, ..Default::default() })?);
