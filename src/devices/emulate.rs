@@ -84,8 +84,17 @@ impl Emulation {
     /// qemu running the architecture's Python, with its packages on the path.
     pub fn command(&self) -> Command {
         let mut c = Command::new(&self.qemu);
-        c.args(self.python_args()).env("PYTHONPATH", &self.site).env("PYTHONNOUSERSITE", "1");
+        c.args(self.python_args()).envs(self.env(&[]));
         c
+    }
+
+    /// The environment its Python runs with: the architecture's packages
+    /// first on the path, then `more` folders (pure Python, such as kwb's
+    /// engine), and no user site.
+    pub fn env(&self, more: &[&Path]) -> Vec<(String, String)> {
+        let folders = std::iter::once(self.site.as_path()).chain(more.iter().copied());
+        let path = std::env::join_paths(folders).map(|p| p.to_string_lossy().into_owned()).unwrap_or_default();
+        vec![("PYTHONPATH".into(), path), ("PYTHONNOUSERSITE".into(), "1".into())]
     }
 
     /// qemu's arguments that run the architecture's Python.

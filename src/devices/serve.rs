@@ -256,8 +256,7 @@ fn server_launch(python: &Path, o: &ServeOptions, first_port: u32) -> Launch {
         Some((emu, engine_dir)) => {
             let mut args = emu.python_args();
             args.extend(["-m", "kwb_engine.emulated_server", &o.host, &port, &port_end, &o.tracker, &o.key, &emu.label].map(String::from));
-            let path = std::env::join_paths([emu.site.as_path(), engine_dir.as_path()]).map(|p| p.to_string_lossy().into_owned()).unwrap_or_default();
-            Launch { program: emu.qemu.clone(), args, env: vec![("PYTHONPATH".into(), path), ("PYTHONNOUSERSITE".into(), "1".into())] }
+            Launch { program: emu.qemu.clone(), args, env: emu.env(&[engine_dir.as_path()]) }
         }
     }
 }
