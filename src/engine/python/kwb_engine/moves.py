@@ -8,7 +8,7 @@ move is tried here before it is offered, so none fails to apply."""
 import tvm
 from tvm import relax, s_tir
 
-from . import pipeline, text_policy
+from . import microkernel, pipeline, text_policy
 
 SPATIAL, REDUCE = 0, 2
 
@@ -146,6 +146,11 @@ def l1_moves(args):
     for b in spatial:
         if b["name"].startswith("pad") and _try(mod, kernel, inline + [f'sch.compute_inline(sch.get_sblock("{b["name"]}"))']):
             inline.append(f'sch.compute_inline(sch.get_sblock("{b["name"]}"))')
+    target = pipeline.make_target(args["target"]) if args.get("target") else None
+    if main is not None and target is not None and target.kind.name == "llvm":
+        for par in ([True, False] if big else [False]):
+            for name, why, lines in microkernel.moves(main, blocks, target, par):
+                add(name, why, lines)
     if main is not None and len([i for i in main["iters"] if i[0] == SPATIAL]) >= 1 and len(main["iters"]) >= 3:
         for vec, tile, dec, cache in [(16, 4, True, False), (16, 8, True, False), (8, 4, True, False), (32, 2, True, False), (16, 4, False, False), (16, 4, True, True)]:
             for par in ([True, False] if big else [False, True]):
@@ -191,6 +196,8 @@ def _row_fusion(blocks):
 
 L0_PASSES = [
     ("fold-constants", "fold constant subexpressions at compile time", lambda: relax.transform.FoldConstant()),
+    ("nhwc-hwio", "convert conv2d to NHWC activations and HWIO weights, so the output channels are innermost in both the output and the weights: "
+     "a register tile vectorizes over them with contiguous weight loads", lambda: relax.transform.ConvertLayout({"relax.nn.conv2d": ["NHWC", "HWIO"]})),
     ("nhwc", "convert conv2d to NHWC activations and OHWI weights, so the channel axis is innermost and vectorizable", lambda: relax.transform.ConvertLayout({"relax.nn.conv2d": ["NHWC", "OHWI"]})),
     ("combine-matmuls", "combine parallel matmuls that share their left operand into one larger matmul", lambda: relax.transform.CombineParallelMatmul()),
     ("fuse-transpose-matmul", "fold a transpose into the matmul that consumes it", lambda: relax.transform.FuseTransposeMatmul()),
@@ -208,6 +215,12 @@ def l0_moves(args):
         except Exception:
             continue
         if tvm.ir.structural_equal(new, mod) if hasattr(tvm.ir, "structural_equal") else new.script() == mod.script():
+            continue
+        try:
+            # A layout TVM's operator library cannot lower (a grouped
+            # convolution in some layouts) is not offered.
+            pipeline.lower(new, pipeline.make_target({"kind": "llvm"}))
+        except Exception:
             continue
         moves.append({"name": name, "rationale": rationale, "text": pipeline.script(new)})
     return {"moves": moves, "tvm_s": 0.0}

@@ -105,7 +105,12 @@ def copy(a: T.Buffer(({threads}, {blocks}, {lanes}), "float32"), out: T.Buffer((
 GPU_THREADS = 256
 
 
-def _gpu_fma(blocks, iters, chains=8):
+def _gpu_fma(blocks, iters, chains=8, unroll=8):
+    """Independent multiply-add chains per thread, the loop unrolled so its
+    counter and branch take a small share of the issue slots (measured on an
+    H200: 8 chains in a loop not unrolled reached 60% of the datasheet's
+    fp32 peak)."""
+    total = " + ".join(f"acc[{c}]" for c in range(chains))
     return f"""
 @T.prim_func
 def fma(x: T.Buffer(({chains},), "float32"), y: T.Buffer(({chains},), "float32"), out: T.Buffer(({blocks * GPU_THREADS},), "float32")):
@@ -119,10 +124,11 @@ def fma(x: T.Buffer(({chains},), "float32"), y: T.Buffer(({chains},), "float32")
                 xs[c] = x[c]
                 ys[c] = y[c]
                 acc[c] = x[c] * T.Cast("float32", th + c + 1)
-            for i in range({iters}):
-                for c in T.unroll({chains}):
-                    acc[c] = acc[c] * xs[c] + ys[c]
-            out[b * {GPU_THREADS} + th] = acc[0] + acc[1] + acc[2] + acc[3] + acc[4] + acc[5] + acc[6] + acc[7]
+            for i in range({iters // unroll}):
+                for u in T.unroll({unroll}):
+                    for c in T.unroll({chains}):
+                        acc[c] = acc[c] * xs[c] + ys[c]
+            out[b * {GPU_THREADS} + th] = {total}
 """, [(chains,), (chains,)], (blocks * GPU_THREADS,)
 
 
@@ -201,8 +207,9 @@ def kernels(target, threads):
     else:
         blocks = 4096
         iters = 4096
-        text, ins, o = _gpu_fma(blocks, iters)
-        out.append(("fma", text, ins, o, blocks * GPU_THREADS * 8 * 2 * iters, "flops", 0))
+        chains = 8
+        text, ins, o = _gpu_fma(blocks, iters, chains)
+        out.append(("fma", text, ins, o, blocks * GPU_THREADS * chains * 2 * iters, "flops", 0))
         for kib in GPU_SIZES_KIB:
             grid = min(1024, max(1, (kib << 10) // (GPU_THREADS * 16)))
             per_thread = max(1, (kib << 10) // (grid * GPU_THREADS * 16))
@@ -265,6 +272,10 @@ def measure_built(dev_handle, manifest, out_dir, repeats=10, min_ms=20):
         vm = dev_handle.load_vm(os.path.join(out_dir, k["artifact"]))
         args = [tvm.runtime.tensor(np.full(s, 0.5 if k["unit"] == "bytes" else 0.999, dtype="float32"), dev) for s in k["inputs"]]
         vm["main"](*args)
+        if k is manifest["kernels"][0]:
+            # Half a second of work first, so a GPU's clocks (or a CPU's) have
+            # risen to what they sustain before the first kernel is timed.
+            vm.time_evaluator("main", dev, number=1, repeat=1, min_repeat_ms=500)(*args)
         res = vm.time_evaluator("main", dev, number=1, repeat=repeats, min_repeat_ms=int(min_ms))(*args)
         rates[k["label"]] = k["work"] / min(res.results)
         del vm, args
