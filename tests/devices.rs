@@ -427,6 +427,13 @@ fn an_emulated_aarch64_board_checks_kernels_there_and_refuses_to_time_them() {
         serde_json::from_slice(&o.stdout).unwrap_or_else(|_| panic!("no result: {}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr)))
     };
 
+    // `kwb devices` says the board is emulated (served from this machine).
+    let listed = kwb_on(home.path(), &env.python, &["devices", "--json"]);
+    let listed: serde_json::Value = serde_json::from_slice(&listed.stdout).unwrap_or_else(|_| panic!("{}", String::from_utf8_lossy(&listed.stderr)));
+    let arm = listed["devices"].as_array().unwrap().iter().find(|d| d["name"] == "arm").unwrap_or_else(|| panic!("{listed}"));
+    assert!(arm["emulated"].as_str().is_some_and(|e| e.starts_with("qemu-user aarch64")), "{arm}");
+    assert!(arm["detail"].as_str().unwrap().contains("timing refused"), "{arm}");
+
     let r = eval(&[]);
     assert_eq!(r["correct"], true, "{r}");
     assert!(r["manifest"]["remote"]["check"]["emulated"].as_str().is_some_and(|e| e.starts_with("qemu-user aarch64")), "{}", r["manifest"]["remote"]);

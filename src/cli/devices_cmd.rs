@@ -80,7 +80,17 @@ async fn list(ctx: &Workspace, as_json: bool) -> Result<ExitCode> {
             (None, Some(p)) => Some(json!({"peak_flops": p.peak_flops, "bandwidth_bytes_s": p.bandwidth_bytes_s, "source": "devices.toml"})),
             _ => None,
         };
-        rows.push(json!({"name": d.name, "kind": d.kind(), "target": target_of(ctx, d).await, "reachable": probe.ok, "detail": probe.detail, "peaks": peaks, "size": d.size()}));
+        // An emulated board served from this machine says so: it checks
+        // kernels but refuses to time them.
+        let emulated = match &d.reach {
+            Reach::Rpc { tracker, key } => serve::live_record(&ctx.paths.state, key, tracker).and_then(|r| r.emulation),
+            _ => None,
+        };
+        let detail = match &emulated {
+            Some(label) => format!("{}; emulated ({label}): checks only, timing refused", probe.detail),
+            None => probe.detail.clone(),
+        };
+        rows.push(json!({"name": d.name, "kind": d.kind(), "target": target_of(ctx, d).await, "reachable": probe.ok, "detail": detail, "emulated": emulated, "peaks": peaks, "size": d.size()}));
     }
     if as_json {
         println!("{}", serde_json::to_string_pretty(&json!({"config": devices::config_path(&ctx.paths), "devices": rows}))?);
@@ -154,6 +164,7 @@ async fn serve_cmd(ctx: &Workspace, a: ServeArgs) -> Result<ExitCode> {
             Some((emu, worker_dir))
         }
     };
+    let emulation_label = emulation.as_ref().map(|(e, _)| e.label.clone());
     let opts = serve::ServeOptions { key: a.key, tracker: a.tracker, start_tracker: a.start_tracker, host: a.host, port: a.port, servers: a.servers, emulation };
     let python = env.python.clone();
     // One thread starts the processes and supervises them for as long as
@@ -173,6 +184,10 @@ async fn serve_cmd(ctx: &Workspace, a: ServeArgs) -> Result<ExitCode> {
         }
     });
     let group = ready_rx.await.context("the serving thread stopped")??;
+    let record = serve::ServedRecord { key: opts_key.clone(), tracker: tracker.clone(), emulation: emulation_label, pid: std::process::id() };
+    if let Err(e) = serve::write_record(&ctx.paths.state, &record) {
+        eprintln!("warning: {e:#}; `kwb devices` will not say what this server is");
+    }
     println!("serving: {n} server(s) under key {opts_key} at tracker {tracker}; stop with Ctrl-C");
     let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
     let exited = tokio::select! {
@@ -180,6 +195,7 @@ async fn serve_cmd(ctx: &Workspace, a: ServeArgs) -> Result<ExitCode> {
         _ = term.recv() => None,
         r = done_rx => Some(r.context("the serving thread stopped")?),
     };
+    serve::remove_record(&ctx.paths.state, &record.key);
     match exited {
         Some((mut s, why)) => {
             s.stop();

@@ -276,3 +276,38 @@ fn wait_for(mut ready: impl FnMut() -> bool, limit: Duration, served: &mut Serve
     }
     bail!("not ready after {} s", limit.as_secs())
 }
+
+/// What `kwb device serve` on this machine is serving, recorded while it
+/// runs (`<state>/served/<key>.json`), so `kwb devices` can say that a key
+/// it lists is an emulated board: the tracker itself carries no such fact.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ServedRecord {
+    pub key: String,
+    pub tracker: String,
+    /// The emulation's label ("qemu-user aarch64 on x86_64"), if emulated.
+    pub emulation: Option<String>,
+    pub pid: u32,
+}
+
+fn record_path(state: &Path, key: &str) -> std::path::PathBuf {
+    state.join("served").join(format!("{}.json", key.replace(['/', '\\'], "_")))
+}
+
+pub fn write_record(state: &Path, rec: &ServedRecord) -> Result<()> {
+    let path = record_path(state, &rec.key);
+    std::fs::create_dir_all(path.parent().unwrap())?;
+    std::fs::write(&path, serde_json::to_vec_pretty(rec)?).with_context(|| format!("writing {}", path.display()))
+}
+
+pub fn remove_record(state: &Path, key: &str) {
+    let _ = std::fs::remove_file(record_path(state, key));
+}
+
+/// The record for `key` at `tracker`, if a `kwb device serve` that is still
+/// alive wrote it (a killed one leaves its file; its pid is gone).
+pub fn live_record(state: &Path, key: &str, tracker: &str) -> Option<ServedRecord> {
+    let rec: ServedRecord = serde_json::from_slice(&std::fs::read(record_path(state, key)).ok()?).ok()?;
+    // SAFETY: kill with signal 0 only checks that the process exists.
+    let alive = unsafe { libc::kill(rec.pid as i32, 0) } == 0;
+    (alive && rec.tracker == tracker).then_some(rec)
+}

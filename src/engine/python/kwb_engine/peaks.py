@@ -108,8 +108,7 @@ GPU_THREADS = 256
 def _gpu_fma(blocks, iters, chains=8, unroll=8):
     """Independent multiply-add chains per thread, the loop unrolled so its
     counter and branch take a small share of the issue slots (measured on an
-    H200: 8 chains in a loop not unrolled reached 60% of the datasheet's
-    fp32 peak)."""
+    H200, nvcc's build of the same loop: a few percent)."""
     total = " + ".join(f"acc[{c}]" for c in range(chains))
     return f"""
 @T.prim_func
@@ -207,9 +206,12 @@ def kernels(target, threads):
     else:
         blocks = 4096
         iters = 4096
-        chains = 8
-        text, ins, o = _gpu_fma(blocks, iters, chains)
-        out.append(("fma", text, ins, o, blocks * GPU_THREADS * chains * 2 * iters, "flops", 0))
+        # Chains per thread: measured on an H200 with nvcc's own build of the
+        # same loop, 8 chains reach 60% of the datasheet's fp32 peak and 16
+        # reach 93%; the best of two counts is taken.
+        for label, chains in (("fma", 16), ("fma32", 32)):
+            text, ins, o = _gpu_fma(blocks, iters, chains)
+            out.append((label, text, ins, o, blocks * GPU_THREADS * chains * 2 * iters, "flops", 0))
         for kib in GPU_SIZES_KIB:
             grid = min(1024, max(1, (kib << 10) // (GPU_THREADS * 16)))
             per_thread = max(1, (kib << 10) // (grid * GPU_THREADS * 16))
@@ -288,7 +290,7 @@ def measure_built(dev_handle, manifest, out_dir, repeats=10, min_ms=20):
                            "read_bytes_s": read, "copy_bytes_s": copied})
     levels.sort(key=lambda x: x["working_set_bytes"])
     return {
-        "peak_flops": rates["fma"],
+        "peak_flops": max(r for label, r in rates.items() if label.startswith("fma")),
         "threads": manifest["threads"],
         "bandwidth_bytes_s": levels[-1]["bandwidth_bytes_s"],
         "bandwidth_by_size": levels,
