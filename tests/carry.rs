@@ -178,3 +178,48 @@ async fn cuda_schedules_build_to_cuda_c_and_illegal_ones_are_refused() {
     assert!(source("read_1048576k").contains("float4"), "vector loads");
     let _ = std::fs::remove_dir_all(&out_dir);
 }
+
+/// L2 on a GPU edits the CUDA C nvcc compiles (the device times the
+/// result): dlight's matmul with its read-only inputs declared `const
+/// __restrict__` (never its output), launch bounds that ask for more
+/// resident blocks, and an unrolled outer loop; each move changes the text
+/// and nothing else of it.
+#[tokio::test]
+async fn cuda_l2_moves_edit_the_cuda_c_of_the_baseline() {
+    use kwb::engine::Job;
+    use serde_json::json;
+    use std::time::Duration;
+    let engine = common::engine(1).await;
+    let set = common::tasks();
+    let matmul = set.get("matmul_256").unwrap();
+    let spec = json!(matmul.reference_meta().unwrap().args);
+    let artifact = common::paths().artifacts().join(format!("cuda-l2-{}.so", std::process::id()));
+    let built = engine
+        .run(Job::new("build", json!({"source": matmul.reference_text().unwrap(), "stage": "l0", "target": {"kind": "cuda", "arch": "sm_90"}, "artifact": artifact, "args_spec": spec, "task_dtype": "float32"}), Duration::from_secs(300)))
+        .await
+        .unwrap();
+    let _ = std::fs::remove_file(&artifact);
+    let src = built.result["device_source"].as_str().unwrap().to_string();
+    let out = engine.run(Job::new("cuda_l2_moves", json!({"text": src}), Duration::from_secs(60))).await.unwrap();
+    let moves = out.result["moves"].as_array().unwrap();
+    let by_name = |n: &str| moves.iter().find(|m| m["name"] == n).and_then(|m| m["text"].as_str()).unwrap_or_else(|| panic!("no {n} move: {moves:?}")).to_string();
+    let changed = |text: &str| -> Vec<String> {
+        let (a, b): (Vec<&str>, Vec<&str>) = (src.lines().collect(), text.lines().collect());
+        similar::TextDiff::from_slices(&a, &b).iter_all_changes().filter(|c| c.tag() != similar::ChangeTag::Equal).map(|c| format!("{}{}", c.tag(), c.value())).collect()
+    };
+
+    let c = by_name("const-inputs");
+    assert!(c.contains("const float* __restrict__ a_ptr") && c.contains("const float* __restrict__ b_ptr"), "the inputs: {:?}", changed(&c));
+    assert!(!c.contains("const float* __restrict__ matmul_ptr"), "the output stays writable");
+    assert!(changed(&c).iter().all(|l| l.contains("__global__")), "only the signatures change: {:?}", changed(&c));
+
+    let o = by_name("occupancy-2");
+    assert!(o.contains("__launch_bounds__(128, 2)") && !o.contains("__launch_bounds__(128)"), "{:?}", changed(&o));
+
+    let u = by_name("unroll-4");
+    let added = changed(&u);
+    assert_eq!(added.len(), 1, "one line added: {added:?}");
+    assert_eq!(added[0].replace(char::is_whitespace, ""), "+#pragmaunroll4");
+    let at = u.lines().position(|l| l.trim() == "#pragma unroll 4").unwrap();
+    assert!(u.lines().nth(at + 1).unwrap().trim_start().starts_with("for ("), "the pragma stands before a loop");
+}

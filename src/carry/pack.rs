@@ -158,6 +158,11 @@ async fn pack_task(host: &Evaluator, task: &Task, opts: &PackOptions) -> Result<
         }
         candidates.push(built);
     }
+    // L2: the baseline's own CUDA C, edited (a failure costs only these).
+    match super::l2::variants(host, &dir, "baseline").await {
+        Ok(l2) => candidates.extend(l2),
+        Err(e) => eprintln!("warning: {}: no L2 candidates ({e:#})", task.id()),
+    }
     let size = spec.size.as_ref();
     let task_json = json!({
         "id": task.id(), "size": task.size, "args_spec": spec.args, "atol": task.meta.tolerance.atol, "rtol": task.meta.tolerance.rtol,

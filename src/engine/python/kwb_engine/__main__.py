@@ -72,7 +72,7 @@ def main():
     sandbox["fork_per_job"] = fork_per_job
     import tvm  # noqa: F401  (warm the import once per worker)
 
-    from . import build, check, doctor, errors, gpu, layers, machine, moves, output_digest, peaks, profile, space, timing, tune
+    from . import build, check, cuda_l2, doctor, errors, gpu, layers, machine, moves, output_digest, peaks, profile, space, timing, tune
 
     def import_task(args):
         from . import importer  # needs torch: imported only when asked
@@ -95,6 +95,7 @@ def main():
         "l1_space_moves": space.l1_space_moves,
         "gpu_variants": gpu.variants,
         "l2_moves": moves.l2_moves,
+        "cuda_l2_moves": cuda_l2.moves,
         "size": layers.size,
         "tune": tune.tune,
         "machine": machine.measure,
