@@ -17,6 +17,7 @@ build of the same graph 8.0 ms; MetaSchedule tuned at 179 trials 0.242 ms.
 
 from . import peaks
 
+# TIR iteration types of a block's axes (the moves read them from `_blocks`).
 SPATIAL, REDUCE = 0, 2
 
 # Accumulators a tile may hold: at least enough to hide FMA latency, at most

@@ -9,8 +9,7 @@ import tvm
 from tvm import relax, s_tir
 
 from . import microkernel, pipeline, text_policy
-
-SPATIAL, REDUCE = 0, 2
+from .microkernel import REDUCE, SPATIAL
 
 
 def _blocks(sch):
