@@ -65,3 +65,42 @@ async fn an_nhwc_convolution_gets_a_register_micro_kernel_and_stays_correct() {
     let speedup = r.speedup_median.expect("timed");
     assert!(speedup > 3.0, "the micro-kernel is only {speedup:.2}x TVM's default build");
 }
+
+/// A pointwise (1x1) convolution is a matrix product over the pixels, which
+/// are contiguous in NCHW on both sides: the L0 move writes it as a matmul
+/// over reshaped views (no transpose kernel, unlike the NHWC route), and the
+/// matmul takes the register micro-kernel. Correct on every seed, and far
+/// faster than TVM's default build (about 25x on an idle Ice Lake core;
+/// asserted at 3x, which holds on a loaded machine).
+#[tokio::test]
+async fn a_pointwise_convolution_becomes_a_matmul_without_transposes() {
+    let opts = EvalOptions { pairs: 5, max_rounds: 1, max_ci: 0.25, ..common::quick_opts() };
+    let ev = common::evaluator(opts).await;
+    let set = common::tasks();
+    let task = set.get("conv2d_1x1").unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = SessionRunner::create(&dir.path().join("pointwise.jsonl"), task, &ev).await.unwrap();
+    let root = s.tree.get(0).unwrap().record.texts.clone();
+
+    let l0 = ev.engine.run(kwb::engine::Job::new("l0_moves", json!({"l0": root.l0}), Duration::from_secs(120))).await.unwrap().result;
+    let names: Vec<&str> = l0["moves"].as_array().unwrap().iter().map(|m| m["name"].as_str().unwrap()).collect();
+    assert_eq!(names.first(), Some(&"pointwise-matmul"), "the matmul form is offered first: {names:?}");
+    let text = l0["moves"][0]["text"].as_str().unwrap();
+    assert!(text.contains("R.matmul(") && !text.contains("R.nn.conv2d(") && !text.contains("R.permute_dims("), "{text}");
+
+    let n1 = s.edit(req(0, Layer::L0, None, EditBody::Text(text.to_string()), "pointwise-matmul")).await.unwrap().expect("the rewrite applies");
+    let node = s.tree.get(n1).unwrap();
+    assert!(node.result.as_ref().unwrap().correct, "{:?}", node.result.as_ref().unwrap().failure);
+    let kernels: Vec<&String> = node.record.texts.l1.keys().collect();
+    assert!(!kernels.iter().any(|k| k.contains("transpose")), "a layout change crept in: {kernels:?}");
+    let kernel = kernels.iter().find(|k| k.contains("matmul")).map(|k| k.to_string()).unwrap_or_else(|| panic!("no matmul kernel in {kernels:?}"));
+
+    let l1 = node.record.texts.l1_module.clone();
+    let l1_moves = ev.engine.run(kwb::engine::Job::new("l1_moves", json!({"l1_module": l1, "kernel": kernel, "target": ev.opts.target}), Duration::from_secs(120))).await.unwrap().result;
+    let m = l1_moves["moves"].as_array().unwrap().iter().find(|m| m["name"].as_str().unwrap().starts_with("micro")).unwrap_or_else(|| panic!("no micro-kernel move: {l1_moves}"));
+    let n2 = s.edit(req(n1, Layer::L1, Some(&kernel), EditBody::Trace(trace_of(m)), m["name"].as_str().unwrap())).await.unwrap().expect("the micro-kernel applies");
+    let r = s.tree.get(n2).unwrap().result.clone().unwrap();
+    assert!(r.correct, "{:?}", r.failure);
+    let speedup = r.speedup_median.expect("timed");
+    assert!(speedup > 3.0, "the pointwise matmul is only {speedup:.2}x TVM's default build");
+}

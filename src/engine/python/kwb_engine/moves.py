@@ -8,7 +8,7 @@ move is tried here before it is offered, so none fails to apply."""
 import tvm
 from tvm import relax, s_tir
 
-from . import microkernel, pipeline, text_policy
+from . import l0_rewrites, microkernel, pipeline, text_policy
 from .microkernel import REDUCE, SPATIAL
 
 
@@ -195,6 +195,8 @@ def _row_fusion(blocks):
 
 L0_PASSES = [
     ("fold-constants", "fold constant subexpressions at compile time", lambda: relax.transform.FoldConstant()),
+    ("pointwise-matmul", "compute a 1x1 NCHW convolution as a matmul over reshaped views of its input and weights (no layout change): "
+     "the register tile takes rows of output channels and vectors of pixels", lambda: l0_rewrites.pointwise_conv_as_matmul),
     ("nhwc-hwio", "convert conv2d to NHWC activations and HWIO weights, so the output channels are innermost in both the output and the weights: "
      "a register tile vectorizes over them with contiguous weight loads", lambda: relax.transform.ConvertLayout({"relax.nn.conv2d": ["NHWC", "HWIO"]})),
     ("nhwc", "convert conv2d to NHWC activations and OHWI weights, so the channel axis is innermost and vectorizable", lambda: relax.transform.ConvertLayout({"relax.nn.conv2d": ["NHWC", "OHWI"]})),
