@@ -77,6 +77,11 @@ fn a_pack_runs_with_the_runtime_alone_and_its_checks_hold_there() {
             assert!(s > 0.0 && s.is_finite(), "{c}");
         }
     }
+    // The hardware agent's profile of each baseline, measured there: every
+    // kernel the pack knows of, timed in place, with its FLOPs and bytes.
+    let kernels = res["tasks"]["relu6"]["profile"]["kernels"].as_array().cloned().unwrap_or_default();
+    assert!(!kernels.is_empty(), "{}", res["tasks"]["relu6"]["profile"]);
+    assert!(kernels.iter().all(|k| k["ms"].as_f64().is_some_and(|m| m > 0.0) && k["bytes"].as_f64().is_some_and(|b| b > 0.0)), "{kernels:?}");
     let report = kwb(&common::home(), &env.python, &["carry", "report", work.path().join("out/results.json").to_str().unwrap()]);
     assert!(report.status.success(), "{}", text(&report));
     let table = String::from_utf8_lossy(&report.stdout);
@@ -84,6 +89,8 @@ fn a_pack_runs_with_the_runtime_alone_and_its_checks_hold_there() {
     assert!(table.contains("peaks measured on the device in this run"), "{table}");
     let relu6_row = table.lines().find(|l| l.starts_with("| relu6 |")).unwrap();
     assert!(relu6_row.trim_end().ends_with("% |"), "a roofline share against those peaks: {relu6_row}");
+    let agent = table.lines().find(|l| l.starts_with("| relu6 | ") && l.contains(" memory ")).unwrap_or_else(|| panic!("no hardware-agent row for relu6: {table}"));
+    assert!(agent.contains("GB/s"), "{agent}");
 
     // A candidate swapped for another task's module of the same signature
     // (hardswish's baseline in relu6's place) computes something else: caught.

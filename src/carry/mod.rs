@@ -4,6 +4,7 @@
 //! alone (`run.sh`, the engine's `carried.py`: the same checks and paired
 //! timing as locally), and the results come back as a table.
 
+pub mod gpu_route;
 pub mod l2;
 pub mod pack;
 pub mod report;

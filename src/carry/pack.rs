@@ -149,6 +149,17 @@ async fn pack_task(host: &Evaluator, task: &Task, opts: &PackOptions) -> Result<
     if let Some(e) = base["build_failure"].as_str() {
         bail!("the baseline does not build for {}: {e}", opts.target);
     }
+    // What the device-side profile joins its per-kernel times with (launch
+    // shape, FLOPs, bytes); without it the device still times the kernels.
+    let facts = host
+        .engine
+        .run(Job::new("gpu_kernel_facts", json!({"source": source, "stage": "l0", "target": opts.target}), Duration::from_secs(300)))
+        .await
+        .map(|o| o.result["kernels"].clone())
+        .unwrap_or_else(|f| {
+            eprintln!("warning: {}: no kernel facts for the profile ({f})", task.id());
+            json!([])
+        });
     let mut candidates = Vec::new();
     for (i, v) in variants.result["variants"].as_array().into_iter().flatten().enumerate() {
         let text = v["l1_module"].as_str().unwrap_or_default();
@@ -168,7 +179,7 @@ async fn pack_task(host: &Evaluator, task: &Task, opts: &PackOptions) -> Result<
         "id": task.id(), "size": task.size, "args_spec": spec.args, "atol": task.meta.tolerance.atol, "rtol": task.meta.tolerance.rtol,
         "overrides": spec.overrides, "baseline": base["artifact"], "candidates": candidates,
         "flops": size.map(|s| s.flops), "bytes": size.map(|s| s.bytes_moved),
-        "refused": variants.result["refused"],
+        "refused": variants.result["refused"], "kernels": facts,
     });
     std::fs::write(dir.join("task.json"), serde_json::to_string_pretty(&task_json)?)?;
     let built = candidates.iter().filter(|c| c["build_failure"].is_null()).count();

@@ -178,6 +178,52 @@ pub fn markdown(results: &Value) -> String {
         let _ = writeln!(s, "PyTorch eager over kwb's best: geomean {k:.3} (over the baseline: {b:.3}); above 1 means faster than eager");
     }
     let _ = writeln!(s, "`?`: the confirming measurement's interval was wider than 1%; `~`: not faster with confidence (interval and noise floor); `ref`: no candidate beat the baseline, the baseline is shown.");
+    s += &hardware_agent(results);
+    s
+}
+
+fn pct(x: Option<f64>) -> String {
+    x.map_or("-".into(), |v| format!("{:.0}%", 100.0 * v))
+}
+
+/// The hardware agent's reading of each task's baseline, profiled on the
+/// device: its top kernel placed against the run's peaks, its occupancy,
+/// and where the bottleneck goes (see gpu_route.rs). Empty where no task
+/// carries a profile.
+pub fn hardware_agent(results: &Value) -> String {
+    let machine = peaks(results);
+    let gpu = &results["gpu"];
+    let mut s = String::new();
+    for (id, t) in results["tasks"].as_object().into_iter().flatten() {
+        let profile = &t["profile"];
+        let readings = super::gpu_route::read(profile, machine.as_ref(), gpu);
+        let Some(route) = super::gpu_route::route(&readings, profile, gpu) else { continue };
+        let Some(top) = readings.iter().find(|r| r.name == route.kernel) else { continue };
+        if s.is_empty() {
+            let _ = writeln!(s);
+            let _ = writeln!(s, "Hardware agent: each baseline's kernels timed on the device (synchronised around each call), placed against the peaks above; occupancy from the launch shape and the registers and shared memory the device's compiler gave each kernel ({}).",
+                gpu["name"].as_str().map_or("no GPU properties in this run".to_string(), |n| format!("{n}, {} SMs", gpu["sms"])));
+            let _ = writeln!(s);
+            let _ = writeln!(s, "| task | top kernel | ms | of kernels | kernels | bound | achieved | of roof | SM fill | occupancy | bottleneck | to | why |");
+            let _ = writeln!(s, "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+        }
+        let _ = writeln!(
+            s,
+            "| {id} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            top.name,
+            ms(Some(top.ms)),
+            pct(Some(top.time_share)),
+            readings.len(),
+            top.bound,
+            if top.achieved.is_empty() { "-" } else { &top.achieved },
+            pct(top.roof_share),
+            pct(top.sm_fill),
+            pct(top.occupancy),
+            route.bottleneck,
+            route.layer.unwrap_or("-"),
+            route.why.replace('|', "/")
+        );
+    }
     s
 }
 

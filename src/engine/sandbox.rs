@@ -50,7 +50,7 @@ impl Role {
     pub fn for_op(op: &str) -> Role {
         match op {
             "check" | "time" => Role::Measure,
-            "build" | "derive" | "profile" | "l0_moves" | "l1_moves" | "l1_space_moves" | "gpu_variants" | "l2_moves" | "cuda_l2_moves" | "size" => Role::Build,
+            "build" | "derive" | "profile" | "l0_moves" | "l1_moves" | "l1_space_moves" | "gpu_variants" | "l2_moves" | "cuda_l2_moves" | "gpu_kernel_facts" | "size" => Role::Build,
             _ => Role::Trusted,
         }
     }

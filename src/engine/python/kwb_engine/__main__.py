@@ -72,7 +72,7 @@ def main():
     sandbox["fork_per_job"] = fork_per_job
     import tvm  # noqa: F401  (warm the import once per worker)
 
-    from . import build, check, cuda_l2, doctor, errors, gpu, layers, machine, moves, output_digest, peaks, profile, space, timing, tune
+    from . import build, carried_profile, check, cuda_l2, doctor, errors, gpu, layers, machine, moves, output_digest, peaks, profile, space, timing, tune
 
     def import_task(args):
         from . import importer  # needs torch: imported only when asked
@@ -96,6 +96,7 @@ def main():
         "gpu_variants": gpu.variants,
         "l2_moves": moves.l2_moves,
         "cuda_l2_moves": cuda_l2.moves,
+        "gpu_kernel_facts": carried_profile.kernel_facts,
         "size": layers.size,
         "tune": tune.tune,
         "machine": machine.measure,

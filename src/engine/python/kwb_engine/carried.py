@@ -206,6 +206,7 @@ def _measure(dev, task_dir, task, opts):
         rec["baseline_correct"] = False
         rec["baseline_failure"] = e.to_json()
         return rec
+    rec["profile"] = _profile(dev, task_dir, task, base)
     for c in task["candidates"]:
         row = {k: c.get(k) for k in ("name", "kernel", "layer", "trace", "rationale", "predicted", "build_failure")}
         rec["candidates"].append(row)
@@ -227,6 +228,28 @@ def _measure(dev, task_dir, task, opts):
             row["failure"] = e.to_json()
     _choose(dev, task_dir, task, rec, opts)
     return rec
+
+
+def _profile(dev, task_dir, task, base):
+    """The baseline's per-kernel times on this device, with each kernel's
+    launch shape (from the pack) and resource use (from the cubin built
+    here), for the hardware agent's routing in `kwb carry report`; a
+    failure here costs only the profile."""
+    import gzip
+
+    from . import carried_profile
+
+    try:
+        usage = None
+        source = os.path.join(task_dir, os.path.splitext(task["baseline"])[0] + ".cu.gz")
+        if _NVCC is not None and os.path.exists(source):
+            with gzip.open(source, "rt") as f:
+                usage = carried_profile.resource_usage(_NVCC.path(f.read()))
+        got = carried_profile.measure(dev, base, task["args_spec"], task.get("kernels") or [], usage)
+        got["resource_usage"] = "cuobjdump" if usage else None
+        return got
+    except Exception as e:
+        return {"error": f"{type(e).__name__}: {str(e)[:300]}"}
 
 
 def _choose(dev, task_dir, task, rec, opts):
@@ -410,6 +433,10 @@ def main(argv=None):
     dev, res["meta"] = _setup(opts, manifest, precompile=True)
     res["meta"]["process_per_task"] = not opts.one_process
     res["peaks"] = _peaks(dev, opts)
+    if not opts.cpu:
+        from . import carried_profile
+
+        res["gpu"] = carried_profile.gpu_properties()
     only = {x for x in opts.only.split(",") if x}
     out_path = os.path.join(opts.out, "results.json")
     for task_id in manifest["tasks"]:

@@ -1,0 +1,146 @@
+"""What the hardware agent reads on a carried device: the baseline's own
+per-kernel times measured there, with each kernel's launch shape and
+resource use, so `kwb carry report` can place every kernel against the
+device's measured peaks and its occupancy and route the bottleneck.
+
+Two halves. On the host, at pack time, `kernel_facts` reads each kernel's
+launch shape from the scheduled TIR (blocks, threads per block) with its
+FLOPs and bytes. On the device, `measure` times every kernel call in place
+through the VM's instrument hook (the device synchronised around each call,
+so a kernel's time is its own; on a GPU that includes its launch, a few
+microseconds), and reads registers per thread and shared memory per block
+from the cubin nvcc built there (`cuobjdump -res-usage`).
+"""
+
+import re
+import statistics
+import subprocess
+import time
+
+
+def _launch_shape(text):
+    """(blocks, threads per block) of a scheduled GPU kernel's TVMScript,
+    from its static thread bindings: the largest extent per axis name."""
+    extents = {}
+    for m in re.finditer(r'T\.thread_binding\((?:0, )?(?:T\.int(?:32|64)\()?(\d+)\)?, thread="((?:blockIdx|threadIdx)\.[xyz])"', text):
+        extents[m.group(2)] = max(extents.get(m.group(2), 1), int(m.group(1)))
+    blocks = threads = 1
+    for tag, n in extents.items():
+        if tag.startswith("blockIdx"):
+            blocks *= n
+        else:
+            threads *= n
+    return blocks, threads
+
+
+def kernel_facts(args):
+    """{source, stage, target} -> {kernels: [{name, blocks, threads, flops, bytes}]}
+    for the module as the default pipeline schedules it (dlight on a GPU)."""
+    import tvm
+
+    from . import pipeline, profile
+
+    target = pipeline.make_target(args["target"])
+    mod = pipeline.parse_module(args["source"])
+    with target:
+        scheduled = pipeline.build_pipeline(target, args.get("stage", "l0"))(mod) if args.get("stage", "l0") == "l0" else mod
+    rows = []
+    for name, func in pipeline.kernels_of(scheduled).items():
+        blocks, threads = _launch_shape(func.script())
+        rows.append({"name": name, "blocks": blocks, "threads": threads,
+                     "flops": profile._flops_of(func), "bytes": profile._bytes_of(func)})
+    return {"kernels": rows, "tvm_s": 0.0}
+
+
+def resource_usage(cubin):
+    """{kernel symbol: {registers, shared_bytes}} of a cubin, from cuobjdump;
+    empty where the tool is missing or says nothing."""
+    try:
+        out = subprocess.run(["cuobjdump", "-res-usage", cubin], capture_output=True, text=True, timeout=60).stdout
+    except (OSError, subprocess.SubprocessError):
+        return {}
+    usage, current = {}, None
+    for line in out.splitlines():
+        m = re.search(r"Function ([^\s:]+):", line)
+        if m:
+            current = m.group(1)
+            continue
+        if current and "REG:" in line:
+            reg = re.search(r"REG:(\d+)", line)
+            shared = re.search(r"SHARED:(\d+)", line)
+            usage[current] = {"registers": int(reg.group(1)) if reg else None,
+                              "shared_bytes": int(shared.group(1)) if shared else 0}
+            current = None
+    return usage
+
+
+def gpu_properties():
+    """What occupancy is computed from: the GPU's SM count and per-SM limits
+    (from PyTorch's view of the device; Hopper's values where it has none)."""
+    try:
+        import torch
+
+        p = torch.cuda.get_device_properties(0)
+        get = lambda k, d: int(getattr(p, k, d) or d)  # noqa: E731
+        return {"name": p.name, "sms": get("multi_processor_count", 132),
+                "threads_per_sm": get("max_threads_per_multi_processor", 2048),
+                "registers_per_sm": get("regs_per_multiprocessor", 65536),
+                "shared_per_sm": get("shared_memory_per_multiprocessor", 233472),
+                "blocks_per_sm": 32, "warp": get("warp_size", 32)}
+    except Exception as e:  # no PyTorch: the profile still has its times
+        return {"error": f"{type(e).__name__}: {str(e)[:200]}"}
+
+
+def measure(dev, artifact, args_spec, facts, usage=None):
+    """Per-kernel times of one module on `dev`, measured in place, joined
+    with the host's launch facts and the cubin's resource use."""
+    from . import check, gen
+
+    vm = dev.load_vm(artifact)
+    host = gen.cached_args(0, args_spec)
+    _, _, dev_args = check.run_main(vm, host, dev)
+    sync = getattr(dev.dev, "sync", lambda: None)
+    sync()
+    runs, t = 0, time.perf_counter()
+    while runs < 3 or (runs < 50 and time.perf_counter() - t < 0.3):
+        vm["main"](*dev_args)
+        runs += 1
+    sync()
+    whole_ms = (time.perf_counter() - t) / runs * 1e3
+
+    calls, pending = {}, {}
+
+    def instrument(func, name, before_run, ret, *_):
+        sync()
+        if before_run:
+            pending[name] = time.perf_counter()
+        else:
+            start = pending.pop(name, None)
+            if start is not None:
+                calls.setdefault(name, []).append(time.perf_counter() - start)
+        return 0
+
+    vm.set_instrument(instrument)
+    n = 0
+    t = time.perf_counter()
+    while n < 3 or (n < 30 and time.perf_counter() - t < 0.5):
+        vm["main"](*dev_args)
+        n += 1
+    vm.set_instrument(None)
+    by_name = {k["name"]: k for k in facts}
+    rows = []
+    for name, secs in calls.items():
+        if name not in by_name:
+            continue
+        per_run = len(secs) / n
+        row = dict(by_name[name], ms=statistics.median(secs) * 1e3 * per_run, calls_per_run=per_run)
+        # TVM names a kernel's device function after its PrimFunc (`NAME_kernel`,
+        # `NAME_kernel_1`, ... where one PrimFunc launches several).
+        own = {k: v for k, v in (usage or {}).items() if k == name + "_kernel" or k.startswith(name + "_kernel_")}
+        if own:
+            row["registers"] = max(v["registers"] or 0 for v in own.values())
+            row["shared_bytes"] = max(v["shared_bytes"] for v in own.values())
+            row["device_functions"] = len(own)
+        rows.append(row)
+    rows.sort(key=lambda r: -r["ms"])
+    return {"kernels": rows, "whole_ms": whole_ms, "runs": n, "timer": "device synchronised around each call"}
