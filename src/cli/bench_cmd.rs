@@ -17,6 +17,10 @@ pub struct BenchArgs {
     pub cmd: Option<BenchSub>,
     #[arg(long, default_value = "smoke")]
     pub suite: String,
+    /// Only these tasks of the suite (comma-separated), in the suite's order:
+    /// e.g. the ones with a finished tuning on this machine.
+    #[arg(long, value_delimiter = ',')]
+    pub only: Vec<String>,
     /// `reference` (each task's own reference), `file` (candidates from --candidates DIR/<task id>.py),
     /// or an agent strategy: `layered-builtin`, `flat-builtin`, `one-shot-builtin`, `layered-llm`, `flat-llm`, `one-shot-llm`.
     #[arg(long, default_value = "reference")]
@@ -72,7 +76,13 @@ pub async fn run(ctx: &Workspace, a: BenchArgs) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let set = ctx.tasks()?;
-    let tasks = set.suite(&a.suite)?;
+    let mut tasks = set.suite(&a.suite)?;
+    if let Some(stray) = a.only.iter().find(|id| !tasks.iter().any(|t| t.id() == id.as_str())) {
+        bail!("--only names `{stray}`, which is not in suite `{}`; `kwb tasks` lists the suites", a.suite);
+    }
+    if !a.only.is_empty() {
+        tasks.retain(|t| a.only.iter().any(|id| id == t.id()));
+    }
     if a.agent == "file" && a.candidates.is_none() {
         bail!("--agent file needs --candidates DIR holding <task id>.py files");
     }
