@@ -84,3 +84,59 @@ async fn timing_excludes_every_other_job() {
     let build_start = build_end - Duration::from_secs_f64(built.wall_s);
     assert!(build_start + Duration::from_millis(5) >= timing_end, "a build ran during a measurement");
 }
+
+/// The pids of processes whose parent is `parent` and whose command line
+/// holds `what`.
+fn children_of(parent: u32, what: &str) -> Vec<u32> {
+    let mut out = vec![];
+    for e in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(pid) = e.file_name().to_string_lossy().parse::<u32>() else { continue };
+        let (Ok(stat), Ok(cmd)) = (std::fs::read_to_string(format!("/proc/{pid}/stat")), std::fs::read(format!("/proc/{pid}/cmdline"))) else { continue };
+        // Field 4 of stat, after the command in parentheses, is the parent pid.
+        let ppid = stat.rsplit_once(')').and_then(|(_, rest)| rest.split_whitespace().nth(1)).and_then(|p| p.parse::<u32>().ok());
+        if ppid == Some(parent) && String::from_utf8_lossy(&cmd).contains(what) {
+            out.push(pid);
+        }
+    }
+    out
+}
+
+fn alive(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| !s.rsplit_once(')').is_some_and(|(_, r)| r.trim_start().starts_with('Z')))
+}
+
+/// A kwb killed in the middle of a long job (here a tuning) takes its engine
+/// workers with it: none is left running on its own, loading the machine
+/// under the next run's measurements.
+#[test]
+fn a_killed_kwb_leaves_no_worker_behind() {
+    let mut kwb = std::process::Command::new(env!("CARGO_BIN_EXE_kwb"))
+        .env("KWB_HOME", common::home())
+        .env("KWB_TASKS", common::repo().join("tasks"))
+        .args(["baseline", "tune", "--task", "matmul_rect", "--trials", "500", "--force"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Wait until the tuning runs in a worker: MetaSchedule's builders are
+    // its children. A busy worker reads nothing from kwb, so only its own
+    // death signal can stop it.
+    let t = Instant::now();
+    let mut workers = vec![];
+    while t.elapsed() < Duration::from_secs(300) {
+        std::thread::sleep(Duration::from_millis(200));
+        workers = children_of(kwb.id(), "kwb_engine");
+        if workers.iter().any(|&w| !children_of(w, "popen_worker").is_empty()) {
+            break;
+        }
+    }
+    assert!(workers.iter().any(|&w| !children_of(w, "popen_worker").is_empty()), "no tuning started in a worker within 300 s: {workers:?}");
+    kwb.kill().unwrap();
+    let _ = kwb.wait();
+    let t = Instant::now();
+    while workers.iter().any(|&p| alive(p)) && t.elapsed() < Duration::from_secs(20) {
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let left: Vec<u32> = workers.into_iter().filter(|&p| alive(p)).collect();
+    assert!(left.is_empty(), "engine workers {left:?} outlived the kwb that started them");
+}

@@ -146,6 +146,16 @@ pub fn apply(cmd: &mut Command, limits: Limits, role: Role) {
     unsafe {
         cmd.as_std_mut().pre_exec(move || {
             libc::setsid();
+            // A worker dies with the kwb that started it: killed kwb (a
+            // stopped tuning, a closed terminal) must not leave a worker
+            // tuning or timing on its own, loading the machine under the
+            // next run's measurements. (Workers are spawned from the
+            // runtime's long-lived threads, whose exit is the process's.)
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong);
+            if libc::getppid() == 1 {
+                // kwb died before the prctl took effect.
+                libc::_exit(1);
+            }
             let as_limit = libc::rlimit { rlim_cur: bytes as libc::rlim_t, rlim_max: bytes as libc::rlim_t };
             libc::setrlimit(libc::RLIMIT_AS, &as_limit);
             let no_core = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
