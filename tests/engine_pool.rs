@@ -131,12 +131,14 @@ fn a_killed_kwb_leaves_no_worker_behind() {
         }
     }
     assert!(workers.iter().any(|&w| !children_of(w, "popen_worker").is_empty()), "no tuning started in a worker within 300 s: {workers:?}");
+    // The worker's own children too: MetaSchedule's builder processes.
+    let family: Vec<u32> = workers.iter().flat_map(|&w| std::iter::once(w).chain(children_of(w, ""))).collect();
     kwb.kill().unwrap();
     let _ = kwb.wait();
     let t = Instant::now();
-    while workers.iter().any(|&p| alive(p)) && t.elapsed() < Duration::from_secs(20) {
+    while family.iter().any(|&p| alive(p)) && t.elapsed() < Duration::from_secs(20) {
         std::thread::sleep(Duration::from_millis(100));
     }
-    let left: Vec<u32> = workers.into_iter().filter(|&p| alive(p)).collect();
-    assert!(left.is_empty(), "engine workers {left:?} outlived the kwb that started them");
+    let left: Vec<u32> = family.into_iter().filter(|&p| alive(p)).collect();
+    assert!(left.is_empty(), "engine workers or their children {left:?} outlived the kwb that started them");
 }

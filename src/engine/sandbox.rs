@@ -149,9 +149,11 @@ pub fn apply(cmd: &mut Command, limits: Limits, role: Role) {
             // A worker dies with the kwb that started it: killed kwb (a
             // stopped tuning, a closed terminal) must not leave a worker
             // tuning or timing on its own, loading the machine under the
-            // next run's measurements. (Workers are spawned from the
-            // runtime's long-lived threads, whose exit is the process's.)
-            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong);
+            // next run's measurements. SIGTERM, so the worker takes its own
+            // process group (MetaSchedule's builders) with it
+            // (kwb_engine/lifeline.py). Workers are spawned from the
+            // runtime's long-lived threads, whose exit is the process's.
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM as libc::c_ulong);
             if libc::getppid() == 1 {
                 // kwb died before the prctl took effect.
                 libc::_exit(1);

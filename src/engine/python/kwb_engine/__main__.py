@@ -68,6 +68,9 @@ def main():
     from . import confine
 
     sandbox = confine.apply()
+    from . import lifeline
+
+    lifeline.hold()
     fork_per_job = sandbox.get("role") == "build"
     sandbox["fork_per_job"] = fork_per_job
     import tvm  # noqa: F401  (warm the import once per worker)
@@ -180,6 +183,8 @@ def _run_forked(send, rid, handler, args):
 
     pid = os.fork()
     if pid == 0:
+        # The worker's lifeline (kill the group on SIGTERM) is the worker's alone.
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
         code = 0
         try:
             _run(send, rid, handler, args)
