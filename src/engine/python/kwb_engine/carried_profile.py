@@ -91,6 +91,33 @@ def gpu_properties():
         return {"error": f"{type(e).__name__}: {str(e)[:200]}"}
 
 
+def time_calls(vm, dev_args, sync=lambda: None, max_runs=50, seconds=0.3):
+    """Wall times of every call main makes, per callee name, over at least
+    three runs (more, up to `max_runs`, within `seconds`), through the VM's
+    instrument hook (kwb's local profile uses it too); `sync` waits for the device around each call.
+    Returns ({name: [seconds]}, runs)."""
+    calls, pending = {}, {}
+
+    def instrument(func, name, before_run, ret, *_):
+        sync()
+        if before_run:
+            pending[name] = time.perf_counter()
+        else:
+            start = pending.pop(name, None)
+            if start is not None:
+                calls.setdefault(name, []).append(time.perf_counter() - start)
+        return 0
+
+    vm.set_instrument(instrument)
+    runs = 0
+    t = time.perf_counter()
+    while runs < 3 or (runs < max_runs and time.perf_counter() - t < seconds):
+        vm["main"](*dev_args)
+        runs += 1
+    vm.set_instrument(None)
+    return calls, runs
+
+
 def measure(dev, artifact, args_spec, facts, usage=None):
     """Per-kernel times of one module on `dev`, measured in place, joined
     with the host's launch facts and the cubin's resource use."""
@@ -108,25 +135,7 @@ def measure(dev, artifact, args_spec, facts, usage=None):
     sync()
     whole_ms = (time.perf_counter() - t) / runs * 1e3
 
-    calls, pending = {}, {}
-
-    def instrument(func, name, before_run, ret, *_):
-        sync()
-        if before_run:
-            pending[name] = time.perf_counter()
-        else:
-            start = pending.pop(name, None)
-            if start is not None:
-                calls.setdefault(name, []).append(time.perf_counter() - start)
-        return 0
-
-    vm.set_instrument(instrument)
-    n = 0
-    t = time.perf_counter()
-    while n < 3 or (n < 30 and time.perf_counter() - t < 0.5):
-        vm["main"](*dev_args)
-        n += 1
-    vm.set_instrument(None)
+    calls, n = time_calls(vm, dev_args, sync, max_runs=30, seconds=0.5)
     by_name = {k["name"]: k for k in facts}
     rows = []
     for name, secs in calls.items():

@@ -11,7 +11,7 @@ import numpy as np
 import tvm
 from tvm import relax
 
-from . import gen, layers, pipeline
+from . import carried_profile, gen, layers, pipeline
 from .errors import JobError
 
 
@@ -80,25 +80,7 @@ def profile(args):
     whole = vm.time_evaluator("main", dev, number=1, repeat=5, min_repeat_ms=50)(*dev_args)
     whole_ms = min(whole.results) * 1e3
 
-    calls = {}
-    pending = {}
-
-    def instrument(func, name, before_run, ret, *_):
-        if before_run:
-            pending[name] = time.perf_counter()
-        else:
-            start = pending.pop(name, None)
-            if start is not None:
-                calls.setdefault(name, []).append(time.perf_counter() - start)
-        return 0
-
-    vm.set_instrument(instrument)
-    runs = 0
-    t = time.perf_counter()
-    while runs < 3 or (runs < 50 and time.perf_counter() - t < 0.3):
-        vm["main"](*dev_args)
-        runs += 1
-    vm.set_instrument(None)
+    calls, runs = carried_profile.time_calls(vm, dev_args)
 
     rows = []
     launches = 0
