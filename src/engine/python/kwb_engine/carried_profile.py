@@ -42,10 +42,12 @@ def kernel_facts(args):
 
     target = pipeline.make_target(args["target"])
     mod = pipeline.parse_module(args["source"])
-    with target:
-        scheduled = pipeline.build_pipeline(target, args.get("stage", "l0"))(mod) if args.get("stage", "l0") == "l0" else mod
+    # An L0 module is lowered and scheduled as its build will be; an L1 one is as given.
+    if args.get("stage", "l0") == "l0":
+        with target:
+            mod = pipeline.build_pipeline(target, "l0")(mod)
     rows = []
-    for name, func in pipeline.kernels_of(scheduled).items():
+    for name, func in pipeline.kernels_of(mod).items():
         blocks, threads = _launch_shape(func.script())
         rows.append({"name": name, "blocks": blocks, "threads": threads,
                      "flops": profile._flops_of(func), "bytes": profile._bytes_of(func)})
