@@ -58,6 +58,8 @@ fn a_pack_runs_with_the_runtime_alone_and_its_checks_hold_there() {
     for c in cands {
         assert!(c["trace"].as_array().is_some_and(|t| t.iter().any(|l| l.as_str().unwrap().contains("sch."))), "a schedule trace: {c}");
         assert!(pack.join("tasks/relu6").join(c["artifact"].as_str().unwrap()).exists(), "{c}");
+        let facts = c["kernels"].as_array().cloned().unwrap_or_default();
+        assert!(!facts.is_empty() && facts.iter().all(|k| k["bytes"].as_f64().is_some_and(|b| b > 0.0)), "each candidate carries its own kernel facts, for the winner's profile: {c}");
     }
     assert!(pack.join("tasks/relu6/outputs/seed0.digest.npz").exists(), "the digest travels, not the outputs");
 
@@ -82,6 +84,15 @@ fn a_pack_runs_with_the_runtime_alone_and_its_checks_hold_there() {
     let kernels = res["tasks"]["relu6"]["profile"]["kernels"].as_array().cloned().unwrap_or_default();
     assert!(!kernels.is_empty(), "{}", res["tasks"]["relu6"]["profile"]);
     assert!(kernels.iter().all(|k| k["ms"].as_f64().is_some_and(|m| m > 0.0) && k["bytes"].as_f64().is_some_and(|b| b > 0.0)), "{kernels:?}");
+    // A winner is profiled as its baseline was, so the report can set the
+    // bottleneck's kernel after the change beside it before.
+    for id in ["relu6", "hardswish"] {
+        let w = &res["tasks"][id]["winner"];
+        if !w.is_null() {
+            let after = w["profile"]["kernels"].as_array().cloned().unwrap_or_default();
+            assert!(!after.is_empty() && after.iter().all(|k| k["ms"].as_f64().is_some_and(|m| m > 0.0)), "{w}");
+        }
+    }
     let report = kwb(&common::home(), &env.python, &["carry", "report", work.path().join("out/results.json").to_str().unwrap()]);
     assert!(report.status.success(), "{}", text(&report));
     let table = String::from_utf8_lossy(&report.stdout);

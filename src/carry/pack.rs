@@ -151,21 +151,18 @@ async fn pack_task(host: &Evaluator, task: &Task, opts: &PackOptions) -> Result<
     }
     // What the device-side profile joins its per-kernel times with (launch
     // shape, FLOPs, bytes); without it the device still times the kernels.
-    let facts = host
-        .engine
-        .run(Job::new("gpu_kernel_facts", json!({"source": source, "stage": "l0", "target": opts.target}), Duration::from_secs(300)))
-        .await
-        .map(|o| o.result["kernels"].clone())
-        .unwrap_or_else(|f| {
-            eprintln!("warning: {}: no kernel facts for the profile ({f})", task.id());
-            json!([])
-        });
+    let facts = kernel_facts(host, task, &source, "l0", &opts.target).await;
     let mut candidates = Vec::new();
     for (i, v) in variants.result["variants"].as_array().into_iter().flatten().enumerate() {
         let text = v["l1_module"].as_str().unwrap_or_default();
         let mut built = build(host, task, text, "l1", &opts.target, &dir, &format!("cand-{i}")).await;
         for k in ["name", "kernel", "trace", "rationale", "predicted", "trained_on"] {
             built[k] = v[k].clone();
+        }
+        // The winner is profiled on the device as the baseline is: its own
+        // launch shapes (an L1 variant changes them).
+        if built["build_failure"].is_null() {
+            built["kernels"] = kernel_facts(host, task, text, "l1", &opts.target).await;
         }
         candidates.push(built);
     }
@@ -184,6 +181,20 @@ async fn pack_task(host: &Evaluator, task: &Task, opts: &PackOptions) -> Result<
     std::fs::write(dir.join("task.json"), serde_json::to_string_pretty(&task_json)?)?;
     let built = candidates.iter().filter(|c| c["build_failure"].is_null()).count();
     Ok(json!({"id": task.id(), "size": task.size, "built": built, "refused": variants.result["refused"].as_array().map_or(0, Vec::len)}))
+}
+
+/// What the device-side profile joins its per-kernel times with (launch
+/// shape, FLOPs, bytes) for one module; without it the device still times
+/// the kernels.
+async fn kernel_facts(host: &Evaluator, task: &Task, source: &str, stage: &str, target: &Value) -> Value {
+    host.engine
+        .run(Job::new("gpu_kernel_facts", json!({"source": source, "stage": stage, "target": target}), Duration::from_secs(300)))
+        .await
+        .map(|o| o.result["kernels"].clone())
+        .unwrap_or_else(|f| {
+            eprintln!("warning: {}: no kernel facts for the profile ({f})", task.id());
+            json!([])
+        })
 }
 
 /// One module built for the device into the pack (`NAME.so`, and its device

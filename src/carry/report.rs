@@ -188,8 +188,9 @@ fn pct(x: Option<f64>) -> String {
 
 /// The hardware agent's reading of each task's baseline, profiled on the
 /// device: its top kernel placed against the run's peaks, its occupancy,
-/// and where the bottleneck goes (see gpu_route.rs). Empty where no task
-/// carries a profile.
+/// and where the bottleneck goes (see gpu_route.rs); beside it, the same
+/// kernel in the winner's profile, so a reader sees what the change did to
+/// the bottleneck. Empty where no task carries a profile.
 pub fn hardware_agent(results: &Value) -> String {
     let machine = peaks(results);
     let gpu = &results["gpu"];
@@ -201,15 +202,18 @@ pub fn hardware_agent(results: &Value) -> String {
         let Some(top) = readings.iter().find(|r| r.name == route.kernel) else { continue };
         if s.is_empty() {
             let _ = writeln!(s);
-            let _ = writeln!(s, "Hardware agent: each baseline's kernels timed on the device (synchronised around each call), placed against the peaks above; occupancy from the launch shape and the registers and shared memory the device's compiler gave each kernel ({}).",
+            let _ = writeln!(s, "Hardware agent: each baseline's kernels timed on the device ({}), placed against the peaks above; occupancy from the launch shape and the registers and shared memory the device's compiler gave each kernel ({}). `winner`: the same kernel in the winning candidate's profile, measured the same way.",
+                profile["timer"].as_str().unwrap_or("per call"),
                 gpu["name"].as_str().map_or("no GPU properties in this run".to_string(), |n| format!("{n}, {} SMs", gpu["sms"])));
             let _ = writeln!(s);
-            let _ = writeln!(s, "| task | top kernel | ms | of kernels | kernels | bound | achieved | of roof | SM fill | occupancy | bottleneck | to | why |");
-            let _ = writeln!(s, "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+            let _ = writeln!(s, "| task | top kernel | ms | of kernels | kernels | bound | achieved | of roof | SM fill | occupancy | bottleneck | to | why | winner ms | winner of roof | winner occupancy |");
+            let _ = writeln!(s, "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
         }
+        let after = super::gpu_route::read(&t["winner"]["profile"], machine.as_ref(), gpu);
+        let won = after.iter().find(|r| r.name == top.name);
         let _ = writeln!(
             s,
-            "| {id} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            "| {id} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             top.name,
             ms(Some(top.ms)),
             pct(Some(top.time_share)),
@@ -221,7 +225,10 @@ pub fn hardware_agent(results: &Value) -> String {
             pct(top.occupancy),
             route.bottleneck,
             route.layer.unwrap_or("-"),
-            route.why.replace('|', "/")
+            route.why.replace('|', "/"),
+            ms(won.map(|w| w.ms)),
+            pct(won.and_then(|w| w.roof_share)),
+            pct(won.and_then(|w| w.occupancy)),
         );
     }
     s

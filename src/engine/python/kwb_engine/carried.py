@@ -206,7 +206,7 @@ def _measure(dev, task_dir, task, opts):
         rec["baseline_correct"] = False
         rec["baseline_failure"] = e.to_json()
         return rec
-    rec["profile"] = _profile(dev, task_dir, task, base)
+    rec["profile"] = _profile(dev, task_dir, task, base, task.get("kernels"), _cuda_source_of({"artifact": task["baseline"]}))
     for c in task["candidates"]:
         row = {k: c.get(k) for k in ("name", "kernel", "layer", "trace", "rationale", "predicted", "build_failure")}
         rec["candidates"].append(row)
@@ -230,10 +230,11 @@ def _measure(dev, task_dir, task, opts):
     return rec
 
 
-def _profile(dev, task_dir, task, base):
-    """The baseline's per-kernel times on this device, with each kernel's
-    launch shape (from the pack) and resource use (from the cubin built
-    here), for the hardware agent's routing in `kwb carry report`; a
+def _profile(dev, task_dir, task, artifact, facts, cuda_source):
+    """One module's per-kernel times on this device (the baseline's, and the
+    winner's), with each kernel's launch shape (from the pack) and resource
+    use (from the cubin built here from `cuda_source`, the pack's gzipped
+    CUDA C), for the hardware agent's routing in `kwb carry report`; a
     failure here costs only the profile."""
     import gzip
 
@@ -241,15 +242,23 @@ def _profile(dev, task_dir, task, base):
 
     try:
         usage = None
-        source = os.path.join(task_dir, os.path.splitext(task["baseline"])[0] + ".cu.gz")
-        if _NVCC is not None and os.path.exists(source):
+        source = os.path.join(task_dir, cuda_source) if cuda_source else None
+        if _NVCC is not None and source and os.path.exists(source):
             with gzip.open(source, "rt") as f:
                 usage = carried_profile.resource_usage(_NVCC.path(f.read()))
-        got = carried_profile.measure(dev, base, task["args_spec"], task.get("kernels") or [], usage)
+        got = carried_profile.measure(dev, artifact, task["args_spec"], facts or [], usage)
         got["resource_usage"] = "cuobjdump" if usage else None
         return got
     except Exception as e:
         return {"error": f"{type(e).__name__}: {str(e)[:300]}"}
+
+
+def _cuda_source_of(c):
+    """The gzipped CUDA C a packed module's cubin is built from: an L2
+    candidate's edit, or the source packed beside its artifact."""
+    if c.get("cuda_edit"):
+        return c["cuda_edit"]["source"]
+    return os.path.splitext(c["artifact"])[0] + ".cu.gz"
 
 
 def _choose(dev, task_dir, task, rec, opts):
@@ -283,6 +292,11 @@ def _choose(dev, task_dir, task, rec, opts):
     rec["winner"] = {"name": f["name"], "search_speedup": f["search"], "confirm": confirm,
                      "speedup": confirm["speedup_median"], "valid": bool(confirm["timing_valid"]),
                      "candidate_ms": confirm["candidate_ms"], "baseline_ms": confirm["baseline_ms"]}
+    # The winner profiled as the baseline was: the hardware agent's reading
+    # after the change beside the one before it.
+    packed = next(x for x in task["candidates"] if x["name"] == f["name"])
+    rec["winner"]["profile"] = _profile(dev, task_dir, task, f["artifact"], packed.get("kernels") or task.get("kernels"),
+                                        _cuda_source_of(packed))
 
 
 def _eager(task_dir, task, cpu):

@@ -6,10 +6,16 @@ device's measured peaks and its occupancy and route the bottleneck.
 Two halves. On the host, at pack time, `kernel_facts` reads each kernel's
 launch shape from the scheduled TIR (blocks, threads per block) with its
 FLOPs and bytes. On the device, `measure` times every kernel call in place
-through the VM's instrument hook (the device synchronised around each call,
-so a kernel's time is its own; on a GPU that includes its launch, a few
-microseconds), and reads registers per thread and shared memory per block
-from the cubin nvcc built there (`cuobjdump -res-usage`).
+through the VM's instrument hook, and reads registers per thread and shared
+memory per block from the cubin nvcc built there (`cuobjdump -res-usage`).
+
+On a GPU a kernel's time is read from CUDA events recorded on the stream
+TVM launches on (the default stream) just before and after the call, so it
+is the GPU's own time with no host synchronisation in it; the runs are
+queued back to back, so a kernel waits for the host only where the GPU ran
+dry. Without PyTorch's CUDA (the events' provider) the device is
+synchronised around each call and the host's clock read instead, which
+adds the launch and the synchronisation, a few microseconds per call.
 """
 
 import re
@@ -110,13 +116,58 @@ def time_calls(vm, dev_args, sync=lambda: None, max_runs=50, seconds=0.3):
                 calls.setdefault(name, []).append(time.perf_counter() - start)
         return 0
 
+    return calls, _runs(vm, dev_args, instrument, max_runs, seconds)
+
+
+def _runs(vm, dev_args, instrument, max_runs, seconds):
     vm.set_instrument(instrument)
     runs = 0
     t = time.perf_counter()
-    while runs < 3 or (runs < max_runs and time.perf_counter() - t < seconds):
-        vm["main"](*dev_args)
-        runs += 1
-    vm.set_instrument(None)
+    try:
+        while runs < 3 or (runs < max_runs and time.perf_counter() - t < seconds):
+            vm["main"](*dev_args)
+            runs += 1
+    finally:
+        vm.set_instrument(None)
+    return runs
+
+
+def cuda_event_maker():
+    """A maker of timing CUDA events, or None where PyTorch has no CUDA.
+    PyTorch records them on its current stream, the legacy default stream,
+    which is the one TVM's runtime launches on unless told otherwise, so
+    an event pair brackets the kernel between them."""
+    try:
+        import torch
+
+        if not torch.cuda.is_available():
+            return None
+        return lambda: torch.cuda.Event(enable_timing=True)
+    except Exception:
+        return None
+
+
+def time_calls_with_events(vm, dev_args, make_event, sync, max_runs=50, seconds=0.3):
+    """Like `time_calls`, but each call's time is the GPU's, from a pair of
+    CUDA events recorded around it; the host never waits inside a run."""
+    spans, pending = [], {}
+
+    def instrument(func, name, before_run, ret, *_):
+        ev = make_event()
+        ev.record()
+        if before_run:
+            pending[name] = ev
+        else:
+            start = pending.pop(name, None)
+            if start is not None:
+                spans.append((name, start, ev))
+        return 0
+
+    runs = _runs(vm, dev_args, instrument, max_runs, seconds)
+    sync()
+    calls = {}
+    for name, start, end in spans:
+        calls.setdefault(name, []).append(start.elapsed_time(end) / 1e3)
     return calls, runs
 
 
@@ -137,7 +188,13 @@ def measure(dev, artifact, args_spec, facts, usage=None):
     sync()
     whole_ms = (time.perf_counter() - t) / runs * 1e3
 
-    calls, n = time_calls(vm, dev_args, sync, max_runs=30, seconds=0.5)
+    make_event = cuda_event_maker() if dev.describe().get("kind") == "cuda" else None
+    if make_event is not None:
+        calls, n = time_calls_with_events(vm, dev_args, make_event, sync, max_runs=30, seconds=0.5)
+        timer = "CUDA events around each call"
+    else:
+        calls, n = time_calls(vm, dev_args, sync, max_runs=30, seconds=0.5)
+        timer = "device synchronised around each call"
     by_name = {k["name"]: k for k in facts}
     rows = []
     for name, secs in calls.items():
@@ -154,4 +211,4 @@ def measure(dev, artifact, args_spec, facts, usage=None):
             row["device_functions"] = len(own)
         rows.append(row)
     rows.sort(key=lambda r: -r["ms"])
-    return {"kernels": rows, "whole_ms": whole_ms, "runs": n, "timer": "device synchronised around each call"}
+    return {"kernels": rows, "whole_ms": whole_ms, "runs": n, "timer": timer}
