@@ -203,7 +203,7 @@ pub fn hardware_agent(results: &Value) -> String {
         if s.is_empty() {
             let _ = writeln!(s);
             let _ = writeln!(s, "Hardware agent: each baseline's kernels timed on the device ({}), placed against the peaks above; occupancy from the launch shape and the registers and shared memory the device's compiler gave each kernel ({}). `winner`: the same kernel in the winning candidate's profile, measured the same way.",
-                profile["timer"].as_str().unwrap_or("per call"),
+                results["tasks"].as_object().into_iter().flatten().find_map(|(_, t)| t["profile"]["timer"].as_str()).unwrap_or("per call"),
                 gpu["name"].as_str().map_or("no GPU properties in this run".to_string(), |n| format!("{n}, {} SMs", gpu["sms"])));
             let _ = writeln!(s);
             let _ = writeln!(s, "| task | top kernel | ms | of kernels | kernels | bound | achieved | of roof | SM fill | occupancy | bottleneck | to | why | winner ms | winner of roof | winner occupancy |");
@@ -263,5 +263,25 @@ mod tests {
         assert!(md.contains("5 tasks: Compile@1 60%, Correct@1 60%, fast_1.0 20%, fast_2.0 20%"), "{md}");
         assert!(md.contains("| a | gpu 64x1024 | 2.000 | 0.800 | 2.500 | 2.600 | 1/1/1 | 1.600 | 2.00 |"), "{md}");
         assert!(md.contains("| e | - | 4.000 | 1.300 | 3.000? |"), "{md}");
+    }
+
+    #[test]
+    fn the_hardware_agent_sets_the_winners_bottleneck_kernel_beside_the_baselines() {
+        let gpu = json!({"name": "H200", "sms": 132, "threads_per_sm": 2048, "registers_per_sm": 65536, "shared_per_sm": 233472, "blocks_per_sm": 32});
+        let peaks = json!({"peak_flops": 63.7e12, "bandwidth_bytes_s": 4.5e12, "bandwidth_by_size": [], "method": "test"});
+        // 4.5e8 bytes in 0.2 ms is half the bandwidth; in 0.125 ms, 80%.
+        let kernel = |ms: f64| json!({"name": "relu", "ms": ms, "flops": 5e7, "bytes": 4.5e8, "blocks": 8192, "threads": 256, "registers": 16});
+        let res = json!({"peaks": peaks, "gpu": gpu, "tasks": {
+            "relu": {"profile": {"whole_ms": 0.2, "timer": "CUDA events around each call", "kernels": [kernel(0.2)]},
+                     "winner": {"speedup": 1.6, "profile": {"whole_ms": 0.125, "kernels": [kernel(0.125)]}}},
+            "no_winner": {"profile": {"whole_ms": 0.2, "kernels": [kernel(0.2)]}, "winner": null}
+        }});
+        let table = hardware_agent(&res);
+        assert!(table.contains("(CUDA events around each call)"), "the timer is named: {table}");
+        let row = table.lines().find(|l| l.starts_with("| relu |")).unwrap_or_else(|| panic!("{table}"));
+        assert!(row.contains("| 50% |") && row.contains("memory throughput"), "{row}");
+        assert!(row.trim_end().ends_with("| 0.125 | 80% | 100% |"), "the winner's same kernel, placed the same way: {row}");
+        let bare = table.lines().find(|l| l.starts_with("| no_winner |")).unwrap();
+        assert!(bare.trim_end().ends_with("| - | - | - |"), "no winner, no after: {bare}");
     }
 }
