@@ -132,7 +132,11 @@ fn a_directory_of_fixes_imports_as_a_suite_and_reruns_skip() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("tasks");
     let fixes = common::repo().join("tests/kernelbench/fixes");
-    let run = || kwb().args(["tasks", "import", "--workers", "2"]).arg(&fixes).arg("--out").arg(&out).output().unwrap();
+    // The time estimate divides bytes by the bandwidth measured on this
+    // machine, which a loaded CI machine measures low (near_size_bound was
+    // once estimated at 535 ms against the default 500): this test is about
+    // the memory bound and the converters, so the time budget is left wide.
+    let run = || kwb().args(["tasks", "import", "--workers", "2", "--budget-ms", "60000"]).arg(&fixes).arg("--out").arg(&out).output().unwrap();
     let first = run();
     let t = text(&first);
     assert!(first.status.success(), "{t}");
