@@ -343,12 +343,15 @@ fn a_boards_peaks_are_measured_on_it_and_give_its_results_a_roofline_share() {
 
     // The board is this machine: the peaks its TVM kernels reach agree with
     // the local CPU's own (gcc-built) kernels, within what a busy machine
-    // allows (each side is the best of many runs).
+    // allows (each side is the best of many runs, but the two are measured
+    // a minute apart: a CI machine whose load changed in between once gave
+    // 0.29). An error of units (a factor of 1000) or of vector lanes (16
+    // on AVX-512) is still caught.
     let local = kwb_on(home.path(), &env.python, &["devices", "measure", "--json"]);
     assert!(local.status.success(), "{}", text(&local));
     let local: serde_json::Value = serde_json::from_slice(&local.stdout).unwrap();
     let ratio = peaks["peak_flops"].as_f64().unwrap() / local["peaks"]["peak_flops"].as_f64().unwrap();
-    assert!((0.33..3.0).contains(&ratio), "board {} FLOP/s against the local kernels' {}", peaks["peak_flops"], local["peaks"]["peak_flops"]);
+    assert!((0.1..10.0).contains(&ratio), "board {} FLOP/s against the local kernels' {}", peaks["peak_flops"], local["peaks"]["peak_flops"]);
 
     let list = devices_json(home.path(), &env.python);
     assert_eq!(device(&list, "board")["peaks"]["source"], "measured", "{list}");
