@@ -181,10 +181,8 @@ def measure(dev, artifact, args_spec, facts, usage=None):
     _, _, dev_args = check.run_main(vm, host, dev)
     sync = getattr(dev.dev, "sync", lambda: None)
     sync()
-    runs, t = 0, time.perf_counter()
-    while runs < 3 or (runs < 50 and time.perf_counter() - t < 0.3):
-        vm["main"](*dev_args)
-        runs += 1
+    t = time.perf_counter()
+    runs = _runs(vm, dev_args, None, max_runs=50, seconds=0.3)
     sync()
     whole_ms = (time.perf_counter() - t) / runs * 1e3
 
