@@ -17,8 +17,17 @@ import time
 
 import tvm
 
-from . import errors, pipeline, space
+from . import errors, gpu_tiling, pipeline, space
 from .errors import JobError, first_line
+
+
+# Contraction tilings chosen by design (gpu_tiling) offered per kernel,
+# beside the sampled ones.
+TILED_PER_KERNEL = 6
+
+
+class _NoSampling(Exception):
+    """`count` 0: no sampled schedules asked for."""
 
 
 def is_gpu(target):
@@ -136,12 +145,13 @@ def _threads_per_block(func):
 def variants(args):
     """Job `gpu_variants`: {source (L0 text), target, count, seed,
     measured: {kernel: [{trace, seconds}]}, tried: {kernel: [trace]},
-    keep: {kernel: [trace]}, kernels?: [names]} -> {l1_default, kernels, variants: [{name, kernel,
+    keep: {kernel: [trace]}, kernels?: [names], tiled?: count} -> {l1_default, kernels, variants: [{name, kernel,
     trace, rationale, predicted, l1_module}], refused: [...]}.
 
     `count` schedules per kernel; each variant is the default (dlight) L1
     with that one kernel replaced; `keep` traces (an earlier run's
-    winners) come first, so a later run reports the best of both. On a CPU target (a pack tried out here)
+    winners) come first, so a later run reports the best of both; then up
+    to `tiled` contraction tilings chosen by design (gpu_tiling). On a CPU target (a pack tried out here)
     the default L1 is unscheduled and the variants are CPU schedules."""
     t0 = time.perf_counter()
     target = pipeline.make_target(args["target"])
@@ -159,17 +169,27 @@ def variants(args):
         if func is None or kernel not in scheduled:
             continue
         try:
+            if int(args.get("count", 4)) <= 0:
+                raise _NoSampling()
             got = space.sample(func, kernel, target, {
                 "count": args.get("count", 4), "seed": args.get("seed", 0),
                 "population": args.get("population", 128), "generations": args.get("generations", 2),
                 "measured": measured.get(kernel) or [], "tried": tried.get(kernel) or []})
+        except _NoSampling:
+            got = {"moves": [], "trained_on": 0}
         except Exception as e:  # a kernel MetaSchedule cannot schedule keeps its default
             refused.append({"kernel": kernel, "name": "design space", "reason": first_line(e)})
             got = {"moves": [], "trained_on": 0}
+        designed = []
+        if is_gpu(target) and int(args.get("tiled", TILED_PER_KERNEL)) > 0:
+            try:
+                designed = gpu_tiling.moves(func, kernel, target, int(args.get("tiled", TILED_PER_KERNEL)))
+            except Exception as e:  # a contraction this cannot tile is left to the sampler
+                refused.append({"kernel": kernel, "name": "tile by design", "reason": first_line(e)})
         kept = [{"name": f"kept-{i + 1}", "trace": t, "predicted": None,
                  "rationale": f"the winner of an earlier run on this device for `{kernel}`, measured again beside new samples"}
                 for i, t in enumerate(keep.get(kernel) or [])]
-        for move in kept + got["moves"]:
+        for move in kept + designed + got["moves"]:
             try:
                 sch = space._replay(tvm.IRModule({kernel: func}), kernel, move["trace"])
                 new_func = sch.mod[kernel].with_attr("tir.is_scheduled", True)

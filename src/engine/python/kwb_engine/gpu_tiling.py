@@ -1,0 +1,295 @@
+"""GPU contraction tiling chosen by design, not sampled.
+
+MetaSchedule's CUDA design space for a contraction (matmul, convolution)
+already has the structure a fast fp32 kernel needs: each block computes a
+BM x BN tile of the output, staging BK-deep slices of both inputs in shared
+memory (software-pipelined, with asynchronous copies); each thread keeps a
+TM x TN tile of accumulators in registers, so every value read from shared
+memory feeds TM or TN multiply-adds. What decides the speed is the tile
+sizes, and sampling them at random (the space's own sampler) rarely gives a
+tile with both enough register reuse and enough blocks: on the H200 its
+samples stayed at a quarter of the fp32 peak, where cuBLAS reaches half.
+
+Here the sizes are chosen from the kernel's axes instead:
+- each spatial axis is classed by which input it indexes (a matmul's rows
+  index only A, its columns only B; a convolution's output channels only
+  the weight, its batch and pixels only the data); an axis indexing both (a
+  batch of matmuls) is split across blocks only;
+- a thread tile of TM x TN accumulators (4-8 each) and a block of TY x TX
+  threads (64-256) are spread over the axes of each class, innermost axis
+  first, with every split exact;
+- the reduction is staged BK elements at a time (the whole of a small
+  convolution window, a slice of the channels);
+- candidate tilings are ranked by reuse (multiply-adds per value a
+  thread reads from shared memory, TM*TN / (TM+TN), and per value a block
+  reads from global memory, BM*BN / (BM+BN)) and by whether the grid has a
+  block for every SM, and only the best few are built. Whether one pays is measured on the device.
+
+The decisions are written into the design space's own trace, and the
+space's postprocessors (cooperative fetch, unroll, verification) run as in
+a tuning, so the result is an ordinary MetaSchedule trace: replayed,
+checked for the GPU's limits and measured like any sampled schedule.
+"""
+
+import math
+
+import tvm
+from tvm import s_tir
+
+from . import space
+
+# Thread tiles (TM, TN) and thread blocks (TY, TX) tried, most reuse first.
+THREAD_TILES = ((8, 8), (4, 8), (8, 4), (4, 4))
+THREAD_BLOCKS = ((16, 16), (8, 16), (16, 8), (8, 32), (32, 8), (8, 8))
+# Reduction elements staged in shared memory per step.
+STAGE_DEPTHS = (16, 8, 32)
+# The cooperative fetch's vector lanes (MetaSchedule's candidates are 1-4).
+FETCH_LANES = (4, 2, 1)
+# Explicit unroll limit (an index into MetaSchedule's [0, 16, ..., 1024]):
+# 512 unrolls a thread's whole register tile.
+UNROLL_DECISION = 6
+# A grid of fewer blocks than SMs leaves SMs idle, and fewer threads than
+# THREADS_PER_SM per SM leaves latency unhidden (the H200 has 132 SMs;
+# other GPUs of its class are within 2x).
+SMS = 132
+THREADS_PER_SM = 512
+
+SPATIAL, REDUCE = 0, 2
+
+
+def _loop_nest(func, name):
+    """The loops (outermost first) around block `name`, and its SBlockRealize."""
+    found = []
+
+    def walk(stmt, loops):
+        if isinstance(stmt, tvm.tirx.For):
+            walk(stmt.body, loops + [stmt])
+        elif isinstance(stmt, s_tir.SBlockRealize):
+            if stmt.block.name_hint == name:
+                found.append((loops, stmt))
+                return
+            walk(stmt.block.body, loops)
+        elif isinstance(stmt, tvm.tirx.SeqStmt):
+            for s in stmt.seq:
+                walk(s, loops)
+        else:
+            for attr in ("body", "then_case", "else_case"):
+                child = getattr(stmt, attr, None)
+                if isinstance(child, tvm.tirx.Stmt):
+                    walk(child, loops)
+
+    walk(func.body, [])
+    return found[0] if found else (None, None)
+
+
+def _source(region):
+    """The buffer a block's read or write region is of (its name)."""
+    buf = getattr(region, "buffer", None) or getattr(region, "source", None)
+    return str(getattr(buf, "name", buf))
+
+
+def _vars(expr):
+    return {v.name for v in tvm.tirx.analysis.undefined_vars(expr, [])}
+
+
+def axes(func, name):
+    """Block `name`'s loops as [(extent, kind, class)], outermost first:
+    kind SPATIAL or REDUCE; class "a"/"b" (indexes only the first/second
+    input it reads), "both", or "none". None if the loops do not map one to
+    one onto the block's axes (then the tiling is left to the sampler)."""
+    loops, realize = _loop_nest(func, name)
+    if realize is None:
+        return None
+    block = realize.block
+    if len(loops) != len(block.iter_vars):
+        return None
+    written = {_source(w) for w in block.writes}
+    reads = [r for r in block.reads if _source(r) not in written]
+    if len(reads) < 2:
+        return None
+    used = [set().union(*(_vars(rg.min) for rg in r.region)) for r in reads[:2]]
+    out = []
+    for loop, iv, value in zip(loops, block.iter_vars, realize.iter_values):
+        if not isinstance(value, tvm.tirx.Var) or value.name != loop.loop_var.name:
+            return None
+        if int(loop.extent) != int(iv.dom.extent):
+            return None
+        name_ = iv.var.name
+        cls = {(True, False): "a", (False, True): "b", (True, True): "both", (False, False): "none"}[
+            (name_ in used[0], name_ in used[1])]
+        out.append((int(loop.extent), int(iv.iter_type), cls))
+    return out
+
+
+def _largest_divisor(n, most):
+    return max(d for d in range(1, min(n, most) + 1) if n % d == 0)
+
+
+def _spread(extents, threads, regs):
+    """Threads and register tile over axes of one class (innermost first):
+    [(t, r)] per axis with exact splits. Each takes what divides it of what
+    is left (gcd); where that cannot give all that is wanted (a 28-wide
+    axis has no 8), the largest divisor not above it (7), as long as that
+    gives at least half the threads and registers wanted; else None."""
+    for pick in (math.gcd, _largest_divisor):
+        out = [(1, 1)] * len(extents)
+        got_t = got_r = 1
+        for i in reversed(range(len(extents))):
+            e = extents[i]
+            r = pick(e, regs // got_r)
+            t = pick(e // r, threads // got_t)
+            out[i] = (t, r)
+            got_t, got_r = got_t * t, got_r * r
+        if got_t == threads and got_r == regs:
+            return out
+    return out if 2 * got_t >= threads and 2 * got_r >= regs else None
+
+
+def _stage(reduce_extents, depth):
+    """Each reduction axis as [outer, staged, 1]: the innermost axes (a
+    convolution's window) staged whole, the outer ones (channels) sliced so
+    one stage holds about `depth` elements."""
+    out, left = [None] * len(reduce_extents), depth
+    for i in reversed(range(len(reduce_extents))):
+        e = reduce_extents[i]
+        s = math.gcd(e, left) if left > 1 else 1
+        if i > 0 and e <= 7 and left >= e:
+            s = e  # a small window axis is staged whole
+        out[i] = [e // s, s, 1]
+        left = max(1, left // s)
+    return out
+
+
+def tilings(ax, count):
+    """Up to `count` tilings of a contraction with axes `ax` (see axes),
+    best first: {decisions: [per-axis tile decision], label, score}."""
+    spatial = [i for i, (_, k, _) in enumerate(ax) if k == SPATIAL]
+    reduce = [i for i, (_, k, _) in enumerate(ax) if k == REDUCE]
+    a = [i for i in spatial if ax[i][2] == "a"]
+    b = [i for i in spatial if ax[i][2] == "b"]
+    if not a or not b or not reduce:
+        return []
+    shapes = []
+    for tm, tn in THREAD_TILES:
+        for ty, tx in THREAD_BLOCKS:
+            sa = _spread([ax[i][0] for i in a], ty, tm)
+            sb = _spread([ax[i][0] for i in b], tx, tn)
+            if sa is None or sb is None:
+                continue
+            variants = []
+            for vthread in (False, True):
+                dec = {}
+                for idx, (t, r) in list(zip(a, sa)) + list(zip(b, sb)):
+                    v = 2 if vthread and r >= 4 and idx in (a[-1], b[-1]) else 1
+                    dec[idx] = [ax[idx][0] // (t * r), v, t, r // v, 1]
+                if vthread and all(d[1] == 1 for d in dec.values()):
+                    continue
+                for i in spatial:
+                    dec.setdefault(i, [ax[i][0], 1, 1, 1, 1])
+                variants.append((vthread, dec))
+            # What the exact splits gave (at most what was asked).
+            ty, tm = math.prod(t for t, _ in sa), math.prod(r for _, r in sa)
+            tx, tn = math.prod(t for t, _ in sb), math.prod(r for _, r in sb)
+            bm, bn = ty * tm, tx * tn
+            blocks = 1
+            for i in spatial:
+                blocks *= variants[0][1][i][0]
+            # Loads per multiply-add: from shared memory per thread (TM+TN
+            # per TM*TN), from global memory per block (BM+BN per BM*BN);
+            # and a grid that gives every SM a block and enough threads to
+            # hide latency (a 1024 x 1024 output in 8 x 8 tiles is only
+            # 124 threads per SM: measured slower than dlight's on the H200).
+            fill = min(1.0, blocks / SMS) * min(1.0, blocks * ty * tx / (SMS * THREADS_PER_SM))
+            score = tm * tn / (tm + tn) * math.sqrt(bm * bn / (bm + bn)) * fill
+            shapes.append((score, bm, bn, tm, tn, ty, tx, variants))
+    shapes.sort(key=lambda x: -x[0])
+    unique = {}
+    for sh in shapes:
+        unique.setdefault(str(sh[-1][0][1]), sh)
+    shapes = list(unique.values())
+    out = []
+    # The best shapes first, each plain and with its thread tile
+    # interleaved (two strips TX*TN/2 apart: fewer shared-memory bank
+    # conflicts); other stage depths for the best shape last.
+    for rank, (score, bm, bn, tm, tn, ty, tx, variants) in enumerate(shapes):
+        for depth in STAGE_DEPTHS if rank == 0 else STAGE_DEPTHS[:1]:
+            for vthread, dec in variants:
+                d = dict(dec)
+                d.update(zip(reduce, _stage([ax[i][0] for i in reduce], depth)))
+                label = f"{bm}x{bn} block, {tm}x{tn} per thread, {ty * tx} threads, k{depth}" + (", interleaved" if vthread else "")
+                out.append({"decisions": [d[i] for i in range(len(ax))], "label": label,
+                            "score": score * (1.0 if depth == STAGE_DEPTHS[0] else 0.5)})
+    out.sort(key=lambda f: -f["score"])
+    return out[:count]
+
+
+def _tiled_block(trace):
+    """The block MultiLevelTiling tiled in a design-space trace, and the
+    positions of its tile samples in the trace's instructions."""
+    name, samples, block_rv = None, [], {}
+    for pos, inst in enumerate(trace.insts):
+        kind = inst.kind.name
+        if kind == "GetSBlock":
+            block_rv[inst.outputs[0]] = str(inst.attrs[0])
+        elif kind == "Annotate" and str(inst.attrs[0]) == "meta_schedule.tiling_structure":
+            if name is not None:
+                return None, []  # two tiled blocks: not this move's shape
+            name = block_rv.get(inst.inputs[0])
+        elif kind == "SamplePerfectTile" and name is not None:
+            samples.append(pos)
+    return name, samples
+
+
+def _with_decisions(trace, samples, decisions, lanes):
+    insts = list(trace.insts)
+    dec = dict(trace.decisions)
+    for pos, d in zip(samples, decisions):
+        dec[insts[pos]] = [int(x) for x in d]
+    for inst in insts:
+        if inst.kind.name != "SampleCategorical":
+            continue
+        cands = [int(c) for c in inst.attrs[0]]
+        if cands == [1, 2, 3, 4]:  # a cooperative fetch's vector lanes
+            dec[inst] = cands.index(lanes)
+        elif cands[:2] == [0, 16]:  # the explicit unroll limit
+            dec[inst] = min(UNROLL_DECISION, len(cands) - 1)
+    return s_tir.Trace(insts, dec)
+
+
+def moves(func, kernel, target, count=4):
+    """Up to `count` traces tiling `kernel`'s contraction by design:
+    [{name, rationale, trace (lines)}]; [] if it has none this can tile."""
+    ms = space.metaschedule()
+    one = tvm.IRModule({kernel: func})
+    ctx = ms.TuneContext(mod=one, target=target, space_generator="post-order-apply", task_name=kernel, num_threads=1)
+    out, seen = [], set()
+    # The first design space (no software pipeline) for every tiling: the
+    # pipelined ones measured no faster on the H200 (within 4%, mostly
+    # slower).
+    for design in ctx.generate_design_space()[:1]:
+        name, samples = _tiled_block(design.trace)
+        ax = axes(func, name) if name else None
+        if not ax or len(samples) != len(ax):
+            continue
+        stages = next((str(i.inputs[1]) for i in design.trace.insts if i.kind.name == "Annotate"
+                       and str(i.attrs[0]) == "software_pipeline_stage"), None)
+        for t in tilings(ax, count * 2):
+            for lanes in FETCH_LANES:
+                sch = s_tir.Schedule(one)
+                try:
+                    _with_decisions(design.trace, samples, t["decisions"], lanes).apply_to_schedule(sch, remove_postproc=False)
+                    if not all(p.apply(sch) for p in ctx.space_generator.postprocs):
+                        continue
+                    lines = [str(line) for line in sch.trace.as_python()]
+                    space._replay(one, kernel, lines)
+                except Exception:
+                    continue
+                if "\n".join(lines) in seen:
+                    break
+                seen.add("\n".join(lines))
+                why = (f"tile `{name}` by design: {t['label']}, inputs staged in shared memory"
+                       + (f" (pipeline {stages})" if stages else "") + f", {lanes}-wide cooperative loads")
+                out.append({"name": f"tile-{len(out) + 1}", "rationale": why, "trace": lines, "score": t["score"]})
+                break
+    out.sort(key=lambda m: -m["score"])
+    return out[:count]

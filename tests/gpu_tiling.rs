@@ -1,0 +1,84 @@
+//! GPU contraction tilings chosen by design (kwb_engine/gpu_tiling.py),
+//! for real on this machine: TVM builds each to CUDA C with no GPU. What a
+//! tiling's rationale says (block tile, thread tile, threads per block) is
+//! what the CUDA C does: the accumulators a thread keeps, the inputs staged
+//! in shared memory, the launch bounds. The GPU's measurements live in
+//! results/h200-carry/; this checks the moves' effect on the IR.
+
+mod common;
+
+use kwb::engine::Job;
+use serde_json::{json, Value};
+use std::time::Duration;
+
+/// (block rows, block cols, thread rows, thread cols, threads) from a
+/// rationale such as "64x128 block, 8x8 per thread, 128 threads, k16".
+fn label(rationale: &str) -> (u64, u64, u64, u64, u64, u64) {
+    let nums = |s: &str| -> Vec<u64> { s.split('x').map(|n| n.trim().parse().unwrap()).collect() };
+    let after = rationale.split(": ").nth(1).unwrap();
+    let parts: Vec<&str> = after.split(", ").collect();
+    let block = nums(parts[0].trim_end_matches(" block"));
+    let thread = nums(parts[1].trim_end_matches(" per thread"));
+    let threads: u64 = parts[2].trim_end_matches(" threads").parse().unwrap();
+    let depth: u64 = parts[3].trim_start_matches('k').parse().unwrap();
+    (block[0], block[1], thread[0], thread[1], threads, depth)
+}
+
+fn tiled(v: &Value) -> Vec<&Value> {
+    v["variants"].as_array().unwrap().iter().filter(|x| x["name"].as_str().unwrap().contains("-tile-")).collect()
+}
+
+/// A matmul's tilings: each one's CUDA C keeps TM x TN accumulators per
+/// thread, stages BM x BK of A and BK x BN of B in shared memory, and
+/// launches the threads its rationale names; an elementwise task gets none.
+#[tokio::test]
+async fn contraction_tilings_by_design_stage_inputs_in_shared_memory_and_keep_the_thread_tile_in_registers() {
+    let engine = common::engine(1).await;
+    let tasks = common::tasks();
+    let cuda = json!({"kind": "cuda", "arch": "sm_90"});
+    let long = Duration::from_secs(600);
+
+    let matmul = tasks.get("matmul_256").unwrap();
+    let spec = json!(matmul.reference_meta().unwrap().args);
+    let v = engine.run(Job::new("gpu_variants", json!({"source": matmul.reference_text().unwrap(), "target": cuda, "count": 0, "tiled": 3}), long)).await.unwrap();
+    let moves = tiled(&v.result);
+    assert!(!moves.is_empty() && moves.len() <= 3, "{}", v.result);
+    for m in &moves {
+        let why = m["rationale"].as_str().unwrap();
+        assert!(why.contains("by design"), "{why}");
+        let (bm, bn, tm, tn, threads, depth) = label(why);
+        assert_eq!((bm / tm) * (bn / tn), threads, "the block tile is the thread tile times the threads: {why}");
+        let artifact = common::paths().artifacts().join(format!("tiling-{}-{}.so", std::process::id(), m["name"].as_str().unwrap()));
+        let built = engine
+            .run(Job::new("build", json!({"source": m["l1_module"], "stage": "l1", "target": cuda, "artifact": artifact, "args_spec": spec, "task_dtype": "float32"}), Duration::from_secs(300)))
+            .await
+            .unwrap();
+        let _ = std::fs::remove_file(&artifact);
+        let src = built.result["device_source"].as_str().unwrap();
+        assert!(src.contains(&format!("float matmul_local_ptr[{}]", tm * tn)), "{tm}x{tn} accumulators per thread: {why}\n{src}");
+        assert!(src.contains(&format!("__launch_bounds__({threads})")), "{threads} threads per block: {why}");
+        // Shared memory holds a BK-deep slice of each input (times the
+        // pipeline's stages, where the schedule pipelines them).
+        let shared: Vec<u64> = src
+            .lines()
+            .filter(|l| l.contains("__shared__"))
+            .map(|l| l.rsplit('[').next().unwrap().trim_end_matches("];").parse().unwrap())
+            .collect();
+        assert_eq!(shared.len(), 2, "both inputs staged: {why}");
+        let stages = shared[0] / (bm * depth);
+        assert!(stages >= 1 && shared[0] == bm * depth * stages && shared[1] == bn * depth * stages, "{shared:?} for {why}");
+    }
+
+    // A convolution's output channels index only the weight, its pixels
+    // only the data: it is tiled the same way.
+    let conv = tasks.get("conv2d_3x3").unwrap();
+    let v = engine.run(Job::new("gpu_variants", json!({"source": conv.reference_text().unwrap(), "target": cuda, "count": 0, "tiled": 2}), long)).await.unwrap();
+    let moves = tiled(&v.result);
+    assert!(!moves.is_empty(), "{}", v.result);
+    assert!(moves.iter().all(|m| m["l1_module"].as_str().unwrap().contains("\"shared\"")), "inputs staged in shared memory");
+
+    // Nothing to tile in an elementwise kernel.
+    let relu = tasks.get("relu").unwrap();
+    let v = engine.run(Job::new("gpu_variants", json!({"source": relu.reference_text().unwrap(), "target": cuda, "count": 0, "tiled": 4}), long)).await.unwrap();
+    assert!(tiled(&v.result).is_empty(), "{}", v.result);
+}
