@@ -82,3 +82,41 @@ async fn contraction_tilings_by_design_stage_inputs_in_shared_memory_and_keep_th
     let v = engine.run(Job::new("gpu_variants", json!({"source": relu.reference_text().unwrap(), "target": cuda, "count": 0, "tiled": 4}), long)).await.unwrap();
     assert!(tiled(&v.result).is_empty(), "{}", v.result);
 }
+
+/// A matmul whose output alone is too small to fill the GPU (256 x 256 in
+/// tiles worth having is a few dozen blocks) is also offered split-K: the
+/// reduction split across blocks into a partial-sum buffer one axis wider,
+/// tiled as the plain ones are, and a second kernel adds the partials.
+#[tokio::test]
+async fn a_matmul_too_small_to_fill_the_gpu_is_offered_split_k_with_a_second_kernel_adding_the_partials() {
+    let engine = common::engine(1).await;
+    let tasks = common::tasks();
+    let cuda = json!({"kind": "cuda", "arch": "sm_90"});
+    let matmul = tasks.get("matmul_256").unwrap();
+    let spec = json!(matmul.reference_meta().unwrap().args);
+    let v = engine
+        .run(Job::new("gpu_variants", json!({"source": matmul.reference_text().unwrap(), "target": cuda, "count": 0, "tiled": 1, "split_k": 2}), Duration::from_secs(600)))
+        .await
+        .unwrap();
+    let split: Vec<&Value> = v.result["variants"].as_array().unwrap().iter().filter(|x| x["name"].as_str().unwrap().contains("-splitk-")).collect();
+    assert!(!split.is_empty() && split.len() <= 2, "{}", v.result);
+    for m in &split {
+        let why = m["rationale"].as_str().unwrap();
+        let ways: u64 = why.split(" split ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
+        assert!(ways >= 2 && 256 % ways == 0 && 256 / ways >= 128, "{why}");
+        let l1 = m["l1_module"].as_str().unwrap();
+        assert!(l1.contains(&format!("T.sblock_alloc_buffer(({ways}, 256, 256)")), "a partial output per way: {why}\n{l1}");
+        let artifact = common::paths().artifacts().join(format!("splitk-{}-{}.so", std::process::id(), m["name"].as_str().unwrap()));
+        let built = engine
+            .run(Job::new("build", json!({"source": l1, "stage": "l1", "target": cuda, "artifact": artifact, "args_spec": spec, "task_dtype": "float32"}), Duration::from_secs(300)))
+            .await
+            .unwrap();
+        let _ = std::fs::remove_file(&artifact);
+        let src = built.result["device_source"].as_str().unwrap();
+        let kernels: Vec<&str> = src.lines().filter(|l| l.starts_with("extern \"C\" __global__") && l.ends_with('{')).collect();
+        assert_eq!(kernels.len(), 2, "the partial sums, then their sum: {why}\n{src}");
+        assert!(kernels[0].contains("A_ptr") || kernels[0].contains("B_ptr"), "the first kernel reads the inputs: {}", kernels[0]);
+        assert!(kernels.iter().all(|k| k.contains("matmul_rf_ptr")), "both kernels go through the partial sums: {kernels:?}");
+        assert_eq!(src.lines().filter(|l| l.contains("__shared__")).count(), 2, "the partial sums' kernel stages both inputs: {why}");
+    }
+}

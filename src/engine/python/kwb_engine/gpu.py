@@ -145,13 +145,15 @@ def _threads_per_block(func):
 def variants(args):
     """Job `gpu_variants`: {source (L0 text), target, count, seed,
     measured: {kernel: [{trace, seconds}]}, tried: {kernel: [trace]},
-    keep: {kernel: [trace]}, kernels?: [names], tiled?: count} -> {l1_default, kernels, variants: [{name, kernel,
+    keep: {kernel: [trace]}, kernels?: [names], tiled?: count, split_k?: count} -> {l1_default, kernels, variants: [{name, kernel,
     trace, rationale, predicted, l1_module}], refused: [...]}.
 
     `count` schedules per kernel; each variant is the default (dlight) L1
     with that one kernel replaced; `keep` traces (an earlier run's
     winners) come first, so a later run reports the best of both; then up
-    to `tiled` contraction tilings chosen by design (gpu_tiling). On a CPU target (a pack tried out here)
+    to `tiled` contraction tilings chosen by design (gpu_tiling) and `split_k`
+    more that split the reduction across blocks where the output alone
+    cannot fill the GPU. On a CPU target (a pack tried out here)
     the default L1 is unscheduled and the variants are CPU schedules."""
     t0 = time.perf_counter()
     target = pipeline.make_target(args["target"])
@@ -183,7 +185,8 @@ def variants(args):
         designed = []
         if is_gpu(target) and int(args.get("tiled", TILED_PER_KERNEL)) > 0:
             try:
-                designed = gpu_tiling.moves(func, kernel, target, int(args.get("tiled", TILED_PER_KERNEL)))
+                designed = gpu_tiling.moves(func, kernel, target, int(args.get("tiled", TILED_PER_KERNEL)),
+                                            int(args.get("split_k", gpu_tiling.SPLIT_K_TILINGS)))
             except Exception as e:  # a contraction this cannot tile is left to the sampler
                 refused.append({"kernel": kernel, "name": "tile by design", "reason": first_line(e)})
         kept = [{"name": f"kept-{i + 1}", "trace": t, "predicted": None,

@@ -56,6 +56,17 @@ THREADS_PER_SM = 512
 
 SPATIAL, REDUCE = 0, 2
 
+# Split-K: ways the reduction is split across blocks, and the least of it
+# each block keeps (below that the partial sums cost more than they save).
+SPLIT_WAYS = (2, 4, 8, 16)
+MIN_SPLIT_DEPTH = 128
+SPLIT_K_TILINGS = 4
+# Split-K is offered where no tiling of the output alone reaches this share
+# of a full GPU (see tilings' fill): a 1024 x 1024 output in 64 x 64 tiles
+# (0.97) measured split-K slower on the H200, a 512 x 512 one in 32 x 64
+# tiles (0.48) 3.2x faster.
+SPLIT_BELOW_FILL = 0.9
+
 
 def _loop_nest(func, name):
     """The loops (outermost first) around block `name`, and its SBlockRealize."""
@@ -201,23 +212,23 @@ def tilings(ax, count):
             # 124 threads per SM: measured slower than dlight's on the H200).
             fill = min(1.0, blocks / SMS) * min(1.0, blocks * ty * tx / (SMS * THREADS_PER_SM))
             score = tm * tn / (tm + tn) * math.sqrt(bm * bn / (bm + bn)) * fill
-            shapes.append((score, bm, bn, tm, tn, ty, tx, variants))
+            shapes.append((score, bm, bn, tm, tn, ty, tx, variants, fill))
     shapes.sort(key=lambda x: -x[0])
     unique = {}
     for sh in shapes:
-        unique.setdefault(str(sh[-1][0][1]), sh)
+        unique.setdefault(str(sh[7][0][1]), sh)
     shapes = list(unique.values())
     out = []
     # The best shapes first, each plain and with its thread tile
     # interleaved (two strips TX*TN/2 apart: fewer shared-memory bank
     # conflicts); other stage depths for the best shape last.
-    for rank, (score, bm, bn, tm, tn, ty, tx, variants) in enumerate(shapes):
+    for rank, (score, bm, bn, tm, tn, ty, tx, variants, fill) in enumerate(shapes):
         for depth in STAGE_DEPTHS if rank == 0 else STAGE_DEPTHS[:1]:
             for vthread, dec in variants:
                 d = dict(dec)
                 d.update(zip(reduce, _stage([ax[i][0] for i in reduce], depth)))
                 label = f"{bm}x{bn} block, {tm}x{tn} per thread, {ty * tx} threads, k{depth}" + (", interleaved" if vthread else "")
-                out.append({"decisions": [d[i] for i in range(len(ax))], "label": label,
+                out.append({"decisions": [d[i] for i in range(len(ax))], "label": label, "fill": fill,
                             "score": score * (1.0 if depth == STAGE_DEPTHS[0] else 0.5)})
     out.sort(key=lambda f: -f["score"])
     return out[:count]
@@ -262,23 +273,43 @@ def _pipeline(trace):
                  and str(i.attrs[0]) == "software_pipeline_stage"), None)
 
 
-def moves(func, kernel, target, count=4):
-    """Up to `count` traces tiling `kernel`'s contraction by design:
-    [{name, rationale, trace (lines)}]; [] if it has none this can tile."""
+def _split_k(one, kernel, name, ways):
+    """Block `name`'s outermost reduction split `ways` ways into a spatial
+    axis of its own (rfactor), placed outermost so its loops match its
+    axes: (the module, the trace lines that made it), or None where the
+    reduction does not split evenly or leaves too little per block."""
+    sch = s_tir.Schedule(one)
+    sch.work_on(kernel)
+    block = sch.get_sblock(name)
+    ax = axes(one[kernel], name)
+    loops = sch.get_loops(block)
+    first = next(i for i, (_, kind, _) in enumerate(ax) if kind == REDUCE)
+    extent = ax[first][0]
+    if extent % ways or extent // ways < MIN_SPLIT_DEPTH:
+        return None
+    outer, _ = sch.split(loops[first], [ways, None])
+    rf = sch.rfactor(outer, 0)
+    rf_loops = sch.get_loops(rf)
+    sch.reorder(rf_loops[first], *rf_loops[:first])
+    return tvm.IRModule({kernel: sch.mod[kernel]}), [str(line) for line in sch.trace.as_python()]
+
+
+def _designed(one, kernel, target, count, original, prefix=()):
+    """Tilings by design of the one contraction in `one`'s design space:
+    (block name, [{score, fill, label, lines}]), each trace (after
+    `prefix`) checked by replaying it on `original`."""
     ms = space.metaschedule()
-    one = tvm.IRModule({kernel: func})
     ctx = ms.TuneContext(mod=one, target=target, space_generator="post-order-apply", task_name=kernel, num_threads=1)
-    out, seen = [], set()
     # The design space without a software pipeline for every tiling: the
     # pipelined ones measured no faster on the H200 (within 4%, mostly
     # slower).
     designs = sorted(ctx.generate_design_space(), key=lambda d: _pipeline(d.trace) is not None)
+    out, seen = [], set()
     for design in designs[:1]:
         name, samples = _tiled_block(design.trace)
-        ax = axes(func, name) if name else None
+        ax = axes(one[kernel], name) if name else None
         if not ax or len(samples) != len(ax):
-            continue
-        stages = _pipeline(design.trace)
+            return None, []
         for t in tilings(ax, count * 2):
             for lanes in FETCH_LANES:
                 sch = s_tir.Schedule(one)
@@ -286,16 +317,69 @@ def moves(func, kernel, target, count=4):
                     _with_decisions(design.trace, samples, t["decisions"], lanes).apply_to_schedule(sch, remove_postproc=False)
                     if not all(p.apply(sch) for p in ctx.space_generator.postprocs):
                         continue
-                    lines = [str(line) for line in sch.trace.as_python()]
-                    space._replay(one, kernel, lines)
+                    lines = list(prefix) + [str(line) for line in sch.trace.as_python()]
+                    space._replay(original, kernel, lines)
                 except Exception:
                     continue
                 if "\n".join(lines) in seen:
                     break
                 seen.add("\n".join(lines))
-                why = (f"tile `{name}` by design: {t['label']}, inputs staged in shared memory"
-                       + (f" (pipeline {stages})" if stages else "") + f", {lanes}-wide cooperative loads")
-                out.append({"name": f"tile-{len(out) + 1}", "rationale": why, "trace": lines, "score": t["score"]})
+                out.append(dict(t, lines=lines, lanes=lanes))
                 break
-    out.sort(key=lambda m: -m["score"])
-    return out[:count]
+        return name, out
+    return None, []
+
+
+def moves(func, kernel, target, count=4, split=SPLIT_K_TILINGS):
+    """Up to `count` traces tiling `kernel`'s contraction by design, and up
+    to `split` more that split its reduction across blocks where no tiling
+    of the output alone fills the GPU: [{name, rationale, trace (lines)}];
+    [] if it has none this can tile."""
+    one = tvm.IRModule({kernel: func})
+    name, plain = _designed(one, kernel, target, count, one)
+    out = []
+    for t in sorted(plain, key=lambda t: -t["score"])[:count]:
+        why = f"tile `{name}` by design: {t['label']}, inputs staged in shared memory, {t['lanes']}-wide cooperative loads"
+        out.append({"name": f"tile-{len(out) + 1}", "rationale": why, "trace": t["lines"]})
+    if not plain or split <= 0 or max(t["fill"] for t in plain) >= SPLIT_BELOW_FILL:
+        return out
+    # Split-K: the output alone gives too few blocks (or threads) for the
+    # GPU, and the reduction is long. Each of `ways` blocks sums a slice of
+    # it into a partial output; a second kernel adds the partials.
+    split_k = []
+    for ways in SPLIT_WAYS:
+        made = _split_k(one, kernel, name, ways)
+        if made is None:
+            continue
+        rf_mod, prefix = made
+        rf_name, tiled = _designed(rf_mod, kernel, target, split, one, prefix)
+        for t in tiled:
+            t["ways"], t["rf"] = ways, rf_name
+        split_k += tiled
+    # Ranked as the plain ones, less a little for the partial sums'
+    # round trip through global memory (a write and a read per way).
+    # Interleaved first: on the H200 every split-K tiling measured faster
+    # interleaved than plain (skinny matmul, 8 ways, 64x128: 2.38x plain,
+    # 3.69x interleaved), so a shape is offered once, interleaved where it
+    # can be; at most two shapes per way of splitting, so the device sees
+    # more than one split.
+    split_k.sort(key=lambda t: (-t["score"] / (1 + 0.1 * math.log2(t["ways"])), "interleaved" not in t["label"]))
+    shapes, per_ways, chosen = set(), {}, []
+    for t in sorted(split_k, key=lambda t: "interleaved" not in t["label"]):
+        shape = (t["ways"], t["label"].replace(", interleaved", ""))
+        if shape in shapes:
+            continue
+        shapes.add(shape)
+        chosen.append(t)
+    chosen.sort(key=lambda t: -t["score"] / (1 + 0.1 * math.log2(t["ways"])))
+    picked = []
+    for t in chosen:
+        if per_ways.get(t["ways"], 0) < 2 and len(picked) < split:
+            per_ways[t["ways"]] = per_ways.get(t["ways"], 0) + 1
+            picked.append(t)
+    for t in picked:
+        why = (f"split-K by design: the reduction of `{name}` split {t['ways']} ways across blocks ({t['label']}, "
+               f"{t['lanes']}-wide cooperative loads), the partial sums added by a second kernel: "
+               f"the output alone gives too few blocks to fill the GPU")
+        out.append({"name": f"splitk-{len(out) + 1}", "rationale": why, "trace": t["lines"]})
+    return out
