@@ -105,7 +105,7 @@ async fn a_matmul_too_small_to_fill_the_gpu_is_offered_split_k_with_a_second_ker
         let ways: u64 = why.split(" split ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
         assert!(ways >= 2 && 256 % ways == 0 && 256 / ways >= 128, "{why}");
         let l1 = m["l1_module"].as_str().unwrap();
-        assert!(l1.contains(&format!("T.sblock_alloc_buffer(({ways}, 256, 256)")), "a partial output per way: {why}\n{l1}");
+        assert!(l1.contains(&format!("T.sblock_alloc_buffer((T.int64({ways}), T.int64(256), T.int64(256)))")), "a partial output per way: {why}\n{l1}");
         let artifact = common::paths().artifacts().join(format!("splitk-{}-{}.so", std::process::id(), m["name"].as_str().unwrap()));
         let built = engine
             .run(Job::new("build", json!({"source": l1, "stage": "l1", "target": cuda, "artifact": artifact, "args_spec": spec, "task_dtype": "float32"}), Duration::from_secs(300)))

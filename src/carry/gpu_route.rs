@@ -105,8 +105,12 @@ pub fn read(profile: &Value, machine: Option<&Machine>, gpu: &Value) -> Vec<Read
             }
             let (threads, blocks) = (f("threads"), f("blocks"));
             let sm_fill = sm.filter(|_| blocks > 0.0).map(|s| (blocks / s.count).min(1.0));
+            // A PrimFunc that launches several device functions (split-K's
+            // partial sums, then their sum) has no one launch shape to set
+            // against one register count: no occupancy rather than a wrong one.
+            let one_launch = r["device_functions"].as_u64().unwrap_or(1) <= 1;
             let occ = match (sm, r["registers"].as_f64()) {
-                (Some(s), Some(regs)) if threads > 0.0 => Some(s.occupancy(threads, regs, f("shared_bytes"))),
+                (Some(s), Some(regs)) if threads > 0.0 && one_launch => Some(s.occupancy(threads, regs, f("shared_bytes"))),
                 _ => None,
             };
             Reading {
@@ -208,6 +212,14 @@ mod tests {
         let fast = json!({"whole_ms": 0.25, "kernels": [{"name": "add", "ms": 0.225, "flops": 1e8, "bytes": 9e8, "blocks": 8192, "threads": 256, "registers": 16}]});
         let route = super::route(&read(&fast, Some(&m), &h200()), &fast, &h200()).unwrap();
         assert_eq!((route.bottleneck, route.layer), ("near its roof", None), "{route:?}");
+
+        // Split-K's PrimFunc launches two device functions (the partial
+        // sums' 256 threads with 93 registers, their sum's 1024 threads):
+        // the profile's launch shape mixes them, so no occupancy is given.
+        let split = json!({"whole_ms": 0.09, "kernels": [{"name": "matmul", "ms": 0.09, "flops": 2.1e9, "bytes": 1.5e7, "blocks": 256, "threads": 1024, "registers": 93, "device_functions": 2}]});
+        let readings = read(&split, Some(&m), &h200());
+        assert_eq!(readings[0].occupancy, None, "{:?}", readings[0]);
+        assert!(readings[0].roof_share.is_some() && readings[0].sm_fill.is_some());
 
         // Three kernels of two microseconds: launches, to L0.
         let tiny = json!({"whole_ms": 0.02, "kernels": [{"name": "a", "ms": 0.002}, {"name": "b", "ms": 0.002}, {"name": "c", "ms": 0.001}]});
