@@ -115,7 +115,7 @@ async fn a_matmul_too_small_to_fill_the_gpu_is_offered_split_k_with_a_second_ker
         let src = built.result["device_source"].as_str().unwrap();
         let kernels: Vec<&str> = src.lines().filter(|l| l.starts_with("extern \"C\" __global__") && l.ends_with('{')).collect();
         assert_eq!(kernels.len(), 2, "the partial sums, then their sum: {why}\n{src}");
-        assert!(kernels[0].contains("A_ptr") || kernels[0].contains("B_ptr"), "the first kernel reads the inputs: {}", kernels[0]);
+        assert!(kernels[0].contains("a_ptr") && kernels[0].contains("b_ptr"), "the first kernel reads the inputs: {}", kernels[0]);
         assert!(kernels.iter().all(|k| k.contains("matmul_rf_ptr")), "both kernels go through the partial sums: {kernels:?}");
         assert_eq!(src.lines().filter(|l| l.contains("__shared__")).count(), 2, "the partial sums' kernel stages both inputs: {why}");
     }
