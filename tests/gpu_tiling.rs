@@ -120,3 +120,43 @@ async fn a_matmul_too_small_to_fill_the_gpu_is_offered_split_k_with_a_second_ker
         assert_eq!(src.lines().filter(|l| l.contains("__shared__")).count(), 2, "the partial sums' kernel stages both inputs: {why}");
     }
 }
+
+/// A depthwise convolution has no axis that indexes the weight alone (each
+/// channel reads its own 3x3 window of weights), so its channels go across
+/// blocks and the threads and each thread's tile are spread over the
+/// pixels: a block stages its window of the data (halo included) and its
+/// channels' weights in shared memory, and each thread keeps TM x TN
+/// accumulators.
+#[tokio::test]
+async fn a_depthwise_convolution_is_tiled_over_its_pixels_with_its_channels_across_blocks() {
+    let engine = common::engine(1).await;
+    let tasks = common::tasks();
+    let cuda = json!({"kind": "cuda", "arch": "sm_90"});
+    let conv = tasks.get("depthwise_conv2d").unwrap();
+    let spec = json!(conv.reference_meta().unwrap().args);
+    let v = engine
+        .run(Job::new("gpu_variants", json!({"source": conv.reference_text().unwrap(), "target": cuda, "count": 0, "tiled": 2}), Duration::from_secs(600)))
+        .await
+        .unwrap();
+    let moves = tiled(&v.result);
+    assert!(!moves.is_empty(), "{}", v.result);
+    // What the H200 measured best first: 4x4 per thread, a block a whole
+    // row (56 pixels) wide.
+    let (_, bn, tm, tn, _, _) = label(moves[0]["rationale"].as_str().unwrap());
+    assert_eq!((tm, tn, bn), (4, 4, 56), "{}", moves[0]["rationale"]);
+    for m in &moves {
+        let why = m["rationale"].as_str().unwrap();
+        let (bm, bn, tm, tn, threads, _) = label(why);
+        assert_eq!((bm / tm) * (bn / tn), threads, "{why}");
+        let artifact = common::paths().artifacts().join(format!("depthwise-{}-{}.so", std::process::id(), m["name"].as_str().unwrap()));
+        let built = engine
+            .run(Job::new("build", json!({"source": m["l1_module"], "stage": "l1", "target": cuda, "artifact": artifact, "args_spec": spec, "task_dtype": "float32"}), Duration::from_secs(300)))
+            .await
+            .unwrap();
+        let _ = std::fs::remove_file(&artifact);
+        let src = built.result["device_source"].as_str().unwrap();
+        assert!(src.contains(&format!("_local_ptr[{}]", tm * tn)), "{tm}x{tn} accumulators per thread: {why}\n{src}");
+        assert!(src.contains(&format!("__launch_bounds__({threads})")), "{threads} threads per block: {why}");
+        assert_eq!(src.lines().filter(|l| l.contains("__shared__")).count(), 2, "the data window and the weights staged: {why}\n{src}");
+    }
+}
