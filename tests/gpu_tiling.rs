@@ -28,6 +28,16 @@ fn tiled(v: &Value) -> Vec<&Value> {
     v["variants"].as_array().unwrap().iter().filter(|x| x["name"].as_str().unwrap().contains("-tile-")).collect()
 }
 
+/// The CUDA C TVM generates here for a move's L1 module (built for sm_90
+/// and the task's signature; the artifact is not kept).
+async fn cuda_source(engine: &kwb::engine::Engine, m: &Value, spec: &Value, tag: &str) -> String {
+    let artifact = common::paths().artifacts().join(format!("{tag}-{}-{}.so", std::process::id(), m["name"].as_str().unwrap()));
+    let job = json!({"source": m["l1_module"], "stage": "l1", "target": {"kind": "cuda", "arch": "sm_90"}, "artifact": artifact, "args_spec": spec, "task_dtype": "float32"});
+    let built = engine.run(Job::new("build", job, Duration::from_secs(300))).await.unwrap();
+    let _ = std::fs::remove_file(&artifact);
+    built.result["device_source"].as_str().unwrap().to_string()
+}
+
 /// A matmul's tilings: each one's CUDA C keeps TM x TN accumulators per
 /// thread, stages BM x BK of A and BK x BN of B in shared memory, and
 /// launches the threads its rationale names; an elementwise task gets none.
@@ -48,13 +58,7 @@ async fn contraction_tilings_by_design_stage_inputs_in_shared_memory_and_keep_th
         assert!(why.contains("by design"), "{why}");
         let (bm, bn, tm, tn, threads, depth) = label(why);
         assert_eq!((bm / tm) * (bn / tn), threads, "the block tile is the thread tile times the threads: {why}");
-        let artifact = common::paths().artifacts().join(format!("tiling-{}-{}.so", std::process::id(), m["name"].as_str().unwrap()));
-        let built = engine
-            .run(Job::new("build", json!({"source": m["l1_module"], "stage": "l1", "target": cuda, "artifact": artifact, "args_spec": spec, "task_dtype": "float32"}), Duration::from_secs(300)))
-            .await
-            .unwrap();
-        let _ = std::fs::remove_file(&artifact);
-        let src = built.result["device_source"].as_str().unwrap();
+        let src = cuda_source(&engine, m, &spec, "tiling").await;
         assert!(src.contains(&format!("float matmul_local_ptr[{}]", tm * tn)), "{tm}x{tn} accumulators per thread: {why}\n{src}");
         assert!(src.contains(&format!("__launch_bounds__({threads})")), "{threads} threads per block: {why}");
         // Shared memory holds a BK-deep slice of each input (times the
@@ -106,13 +110,7 @@ async fn a_matmul_too_small_to_fill_the_gpu_is_offered_split_k_with_a_second_ker
         assert!(ways >= 2 && 256 % ways == 0 && 256 / ways >= 128, "{why}");
         let l1 = m["l1_module"].as_str().unwrap();
         assert!(l1.contains(&format!("T.sblock_alloc_buffer((T.int64({ways}), T.int64(256), T.int64(256)))")), "a partial output per way: {why}\n{l1}");
-        let artifact = common::paths().artifacts().join(format!("splitk-{}-{}.so", std::process::id(), m["name"].as_str().unwrap()));
-        let built = engine
-            .run(Job::new("build", json!({"source": l1, "stage": "l1", "target": cuda, "artifact": artifact, "args_spec": spec, "task_dtype": "float32"}), Duration::from_secs(300)))
-            .await
-            .unwrap();
-        let _ = std::fs::remove_file(&artifact);
-        let src = built.result["device_source"].as_str().unwrap();
+        let src = cuda_source(&engine, m, &spec, "splitk").await;
         let kernels: Vec<&str> = src.lines().filter(|l| l.starts_with("extern \"C\" __global__") && l.ends_with('{')).collect();
         assert_eq!(kernels.len(), 2, "the partial sums, then their sum: {why}\n{src}");
         assert!(kernels[0].contains("a_ptr") && kernels[0].contains("b_ptr"), "the first kernel reads the inputs: {}", kernels[0]);
@@ -148,13 +146,7 @@ async fn a_depthwise_convolution_is_tiled_over_its_pixels_with_its_channels_acro
         let why = m["rationale"].as_str().unwrap();
         let (bm, bn, tm, tn, threads, _) = label(why);
         assert_eq!((bm / tm) * (bn / tn), threads, "{why}");
-        let artifact = common::paths().artifacts().join(format!("depthwise-{}-{}.so", std::process::id(), m["name"].as_str().unwrap()));
-        let built = engine
-            .run(Job::new("build", json!({"source": m["l1_module"], "stage": "l1", "target": cuda, "artifact": artifact, "args_spec": spec, "task_dtype": "float32"}), Duration::from_secs(300)))
-            .await
-            .unwrap();
-        let _ = std::fs::remove_file(&artifact);
-        let src = built.result["device_source"].as_str().unwrap();
+        let src = cuda_source(&engine, m, &spec, "depthwise").await;
         assert!(src.contains(&format!("_local_ptr[{}]", tm * tn)), "{tm}x{tn} accumulators per thread: {why}\n{src}");
         assert!(src.contains(&format!("__launch_bounds__({threads})")), "{threads} threads per block: {why}");
         assert_eq!(src.lines().filter(|l| l.contains("__shared__")).count(), 2, "the data window and the weights staged: {why}\n{src}");
