@@ -102,6 +102,16 @@ fn a_pack_runs_with_the_runtime_alone_and_its_checks_hold_there() {
     assert!(relu6_row.trim_end().ends_with("% |"), "a roofline share against those peaks: {relu6_row}");
     let agent = table.lines().find(|l| l.starts_with("| relu6 | ") && l.contains(" memory ")).unwrap_or_else(|| panic!("no hardware-agent row for relu6: {table}"));
     assert!(agent.contains("GB/s"), "{agent}");
+    // A run kept with the report (`--out`) is gzipped, and reads back as
+    // the same table.
+    let kept = work.path().join("kept");
+    let again = kwb(&common::home(), &env.python, &["carry", "report", work.path().join("out/results.json").to_str().unwrap(), "--out", kept.to_str().unwrap()]);
+    assert!(again.status.success() && kept.join("report.md").exists(), "{}", text(&again));
+    let gz = kept.join("results.json.gz");
+    assert_eq!(std::fs::read(&gz).unwrap()[..2], [0x1f, 0x8b], "kept gzipped");
+    let from_kept = kwb(&common::home(), &env.python, &["carry", "report", gz.to_str().unwrap()]);
+    assert!(from_kept.status.success(), "{}", text(&from_kept));
+    assert_eq!(String::from_utf8_lossy(&from_kept.stdout), table, "the kept copy is the same run");
 
     // A candidate swapped for another task's module of the same signature
     // (hardswish's baseline in relu6's place) computes something else: caught.

@@ -8,4 +8,5 @@ pub mod gpu_route;
 pub mod l2;
 pub mod pack;
 pub mod report;
+pub mod results_file;
 pub mod runtime;

@@ -35,7 +35,7 @@ pub struct PackArgs {
     /// Seed of the sampling.
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    /// An earlier run's results.json on this device: its measurements train the cost model that ranks new schedules, and its schedules are not offered again.
+    /// An earlier run's results.json (or a kept results.json.gz) on this device: its measurements train the cost model that ranks new schedules, and its schedules are not offered again.
     #[arg(long)]
     learn_from: Option<PathBuf>,
     /// The device's Python version (the runtime wheel is fetched for it).
@@ -48,10 +48,10 @@ pub struct PackArgs {
 
 #[derive(Args, Debug)]
 pub struct ReportArgs {
-    /// results.json written on the device by `run.sh`; several (packs of the same device) make one table.
+    /// results.json written on the device by `run.sh` (or a kept results.json.gz); several (packs of the same device) make one table.
     #[arg(required = true)]
     results: Vec<PathBuf>,
-    /// Also write report.md and a copy of results.json here.
+    /// Also write report.md and a gzipped copy of the results (results.json.gz, which this command and --learn-from read back) here.
     #[arg(long)]
     out: Option<PathBuf>,
 }
@@ -80,7 +80,7 @@ async fn pack_cmd(ctx: &Workspace, a: PackArgs) -> Result<ExitCode> {
         (None, true) => bail!("name the tasks: --suite S or --task a,b"),
     };
     let learn_from = match &a.learn_from {
-        Some(p) => Some(serde_json::from_str(&std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?).with_context(|| format!("{} is not JSON", p.display()))?),
+        Some(p) => Some(crate::carry::results_file::read(p)?),
         None => None,
     };
     let opts = pack::PackOptions {
@@ -108,8 +108,7 @@ async fn pack_cmd(ctx: &Workspace, a: PackArgs) -> Result<ExitCode> {
 fn report_cmd(ctx: &Workspace, a: ReportArgs) -> Result<ExitCode> {
     let mut merged: Option<serde_json::Value> = None;
     for path in &a.results {
-        let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-        let results: serde_json::Value = serde_json::from_str(&text).with_context(|| format!("{} is not a results.json from run.sh", path.display()))?;
+        let results = crate::carry::results_file::read(path)?;
         let Some(tasks) = results["tasks"].as_object() else {
             bail!("{} has no `tasks`: is it a results.json written by a pack's run.sh?", path.display());
         };
@@ -139,7 +138,7 @@ fn report_cmd(ctx: &Workspace, a: ReportArgs) -> Result<ExitCode> {
     if let Some(dir) = a.out {
         std::fs::create_dir_all(&dir)?;
         std::fs::write(dir.join("report.md"), &md)?;
-        std::fs::write(dir.join("results.json"), serde_json::to_string_pretty(&results)?)?;
+        crate::carry::results_file::write_gz(&dir.join(crate::carry::results_file::KEPT_NAME), &results)?;
     }
     Ok(ExitCode::SUCCESS)
 }
