@@ -8,25 +8,12 @@
 
 use crate::engine::Job;
 use crate::eval::Evaluator;
-use anyhow::{Context, Result};
+use anyhow::Result;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
-use std::io::{Read, Write};
+use super::results_file::{read_text, write_gz_text};
 use std::path::Path;
 use std::time::Duration;
-
-fn read_gz(path: &Path) -> Result<String> {
-    let mut text = String::new();
-    flate2::read::GzDecoder::new(std::fs::File::open(path)?).read_to_string(&mut text).with_context(|| format!("reading {}", path.display()))?;
-    Ok(text)
-}
-
-fn write_gz(path: &Path, text: &str) -> Result<()> {
-    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-    gz.write_all(text.as_bytes())?;
-    std::fs::write(path, gz.finish()?)?;
-    Ok(())
-}
 
 /// The L2 candidates of the module `parent` (`dir/PARENT.so` and its
 /// `PARENT.cu.gz`), written into `dir`; none where it has no CUDA source.
@@ -35,7 +22,7 @@ pub async fn variants(host: &Evaluator, dir: &Path, parent: &str) -> Result<Vec<
     if !source_path.exists() {
         return Ok(vec![]);
     }
-    let source = read_gz(&source_path)?;
+    let source = read_text(&source_path)?;
     let out = host
         .engine
         .run(Job::new("cuda_l2_moves", json!({"text": source}), Duration::from_secs(60)))
@@ -47,7 +34,7 @@ pub async fn variants(host: &Evaluator, dir: &Path, parent: &str) -> Result<Vec<
         let (Some(name), Some(text)) = (m["name"].as_str(), m["text"].as_str()) else { continue };
         let stem = format!("{parent}-l2-{name}");
         std::fs::copy(dir.join(format!("{parent}.so")), dir.join(format!("{stem}.so")))?;
-        write_gz(&dir.join(format!("{stem}.cu.gz")), text)?;
+        write_gz_text(&dir.join(format!("{stem}.cu.gz")), text)?;
         cands.push(json!({
             "name": format!("{parent}-L2-{name}"), "layer": "L2", "kernel": null, "trace": null,
             "rationale": format!("L2 edit of the {parent}'s CUDA C: {}", m["rationale"].as_str().unwrap_or("")),

@@ -223,11 +223,7 @@ async fn build(host: &Evaluator, task: &Task, text: &str, stage: &str, target: &
     }
     if let Some(src) = out.result["device_source"].as_str() {
         // Compiled on the device before anything is timed (nvcc, in parallel).
-        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-        let _ = std::io::Write::write_all(&mut gz, src.as_bytes());
-        if let Ok(bytes) = gz.finish() {
-            let _ = std::fs::write(dir.join(format!("{name}.cu.gz")), bytes);
-        }
+        let _ = super::results_file::write_gz_text(&dir.join(format!("{name}.cu.gz")), src);
     }
     json!({"artifact": so, "compile_s": out.result["compile_s"]})
 }

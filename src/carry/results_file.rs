@@ -1,4 +1,5 @@
-//! A device run's results.json, read plain (as `run.sh` writes it) or
+//! A device run's results.json (and any carried text kept gzipped, such
+//! as an L2 candidate's CUDA C), read plain (as `run.sh` writes it) or
 //! gzipped (as `kwb carry report --out` keeps it: a run's candidates carry
 //! their whole traces, about 0.5 MB of JSON per run, a tenth of that
 //! compressed, and kept runs are tracked files).
@@ -13,26 +14,35 @@ pub const KEPT_NAME: &str = "results.json.gz";
 
 const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
 
-/// A results file, gzipped or not (told by its first bytes, not its name).
-pub fn read(path: &Path) -> Result<Value> {
+/// A file's text, gunzipped where it is gzipped (told by its first bytes,
+/// not its name).
+pub fn read_text(path: &Path) -> Result<String> {
     let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
-    let text = if bytes.starts_with(&GZIP_MAGIC) {
-        let mut text = String::new();
-        flate2::read::GzDecoder::new(bytes.as_slice())
-            .read_to_string(&mut text)
-            .with_context(|| format!("{} is gzipped but does not decompress: is the copy complete?", path.display()))?;
-        text
-    } else {
-        String::from_utf8(bytes).with_context(|| format!("{} is neither JSON nor gzipped JSON", path.display()))?
-    };
-    serde_json::from_str(&text).with_context(|| format!("{} is not a results.json from run.sh", path.display()))
+    if !bytes.starts_with(&GZIP_MAGIC) {
+        return String::from_utf8(bytes).with_context(|| format!("{} is neither text nor gzipped text", path.display()));
+    }
+    let mut text = String::new();
+    flate2::read::GzDecoder::new(bytes.as_slice())
+        .read_to_string(&mut text)
+        .with_context(|| format!("{} is gzipped but does not decompress: is the copy complete?", path.display()))?;
+    Ok(text)
+}
+
+/// `text` gzipped into `path`.
+pub fn write_gz_text(path: &Path, text: &str) -> Result<()> {
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    gz.write_all(text.as_bytes())?;
+    std::fs::write(path, gz.finish()?).with_context(|| format!("writing {}", path.display()))
+}
+
+/// A results file, gzipped or not.
+pub fn read(path: &Path) -> Result<Value> {
+    serde_json::from_str(&read_text(path)?).with_context(|| format!("{} is not a results.json from run.sh", path.display()))
 }
 
 /// `results` gzipped into `path`.
 pub fn write_gz(path: &Path, results: &Value) -> Result<()> {
-    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
-    gz.write_all(serde_json::to_string(results)?.as_bytes())?;
-    std::fs::write(path, gz.finish()?).with_context(|| format!("writing {}", path.display()))
+    write_gz_text(path, &serde_json::to_string(results)?)
 }
 
 #[cfg(test)]

@@ -47,7 +47,6 @@ THREAD_BLOCKS = ((16, 16), (8, 16), (16, 8), (8, 32), (32, 8), (8, 8))
 # convolution (1.51x against 1.48x), and blocks a whole row wide beat half
 # rows (1.58x against 1.32x; 1.51x against 1.49x).
 PIXEL_THREAD_TILES = ((4, 4), (4, 8))
-PIXEL_THREAD_BLOCKS = THREAD_BLOCKS
 # Reduction elements staged in shared memory per step.
 STAGE_DEPTHS = (16, 8, 32)
 # The cooperative fetch's vector lanes (MetaSchedule's candidates are 1-4).
@@ -185,21 +184,20 @@ def tilings(ax, count):
     reduce = [i for i, (_, k, _) in enumerate(ax) if k == REDUCE]
     a = [i for i in spatial if ax[i][2] == "a"]
     b = [i for i in spatial if ax[i][2] == "b"]
-    if not b and len([i for i in a if ax[i][0] > 1]) >= 2:
+    pixels = not b and len([i for i in a if ax[i][0] > 1]) >= 2
+    if pixels:
         # No axis indexes the weight alone (a depthwise or grouped
         # convolution: each channel reads its own weights, so the channels
         # go across blocks): the threads and each thread's tile are spread
         # over the pixels instead, rows (TY, TM) and columns (TX, TN), and
         # a block stages its window of the data, halo included, once.
         a, b = a[:-1], a[-1:]
-        thread_tiles, thread_blocks = PIXEL_THREAD_TILES, PIXEL_THREAD_BLOCKS
-    else:
-        thread_tiles, thread_blocks = THREAD_TILES, THREAD_BLOCKS
+    thread_tiles = PIXEL_THREAD_TILES if pixels else THREAD_TILES
     if not a or not b or not reduce:
         return []
     shapes = []
     for tm, tn in thread_tiles:
-        for ty, tx in thread_blocks:
+        for ty, tx in THREAD_BLOCKS:
             sa = _spread([ax[i][0] for i in a], ty, tm)
             sb = _spread([ax[i][0] for i in b], tx, tn)
             if sa is None or sb is None:
@@ -239,7 +237,6 @@ def tilings(ax, count):
     # The best shapes first, each plain and with its thread tile
     # interleaved (two strips TX*TN/2 apart: fewer shared-memory bank
     # conflicts); other stage depths for the best shape last.
-    pixels = thread_tiles is PIXEL_THREAD_TILES
     if pixels:
         # 4x4 per thread first, then blocks a whole row wide (coalesced
         # rows, the least halo), then the smaller blocks (more per SM) of
@@ -257,8 +254,6 @@ def tilings(ax, count):
                             "score": score * (1.0 if depth == STAGE_DEPTHS[0] else 0.5)})
     if not pixels:
         out.sort(key=lambda f: -f["score"])
-    for rank, f in enumerate(out):
-        f["rank"] = rank
     return out[:count]
 
 
@@ -366,7 +361,7 @@ def moves(func, kernel, target, count=4, split=SPLIT_K_TILINGS):
     one = tvm.IRModule({kernel: func})
     name, plain = _designed(one, kernel, target, count, one)
     out = []
-    for t in sorted(plain, key=lambda t: t["rank"])[:count]:
+    for t in plain[:count]:  # in the order tilings ranked them
         why = f"tile `{name}` by design: {t['label']}, inputs staged in shared memory, {t['lanes']}-wide cooperative loads"
         out.append({"name": f"tile-{len(out) + 1}", "rationale": why, "trace": t["lines"]})
     if not plain or split <= 0 or max(t["fill"] for t in plain) >= SPLIT_BELOW_FILL:
