@@ -152,3 +152,47 @@ async fn a_depthwise_convolution_is_tiled_over_its_pixels_with_its_channels_acro
         assert_eq!(src.lines().filter(|l| l.contains("__shared__")).count(), 2, "the data window and the weights staged: {why}\n{src}");
     }
 }
+
+/// A grouped convolution's one output-channel axis indexes both inputs
+/// (the data at channel `ff // C * C + rc`), so it first looked like a
+/// depthwise one. Split into group and channel-in-group, the channels
+/// within a group index the weight alone, and the convolution is tiled as
+/// a plain one within each group: threads over that group's channels and
+/// the pixels, its weights staged for those channels only. The pixel
+/// tilings are still offered after, to be measured against.
+#[tokio::test]
+async fn a_grouped_convolution_is_tiled_within_each_group_after_splitting_its_channels() {
+    let engine = common::engine(1).await;
+    let tasks = common::tasks();
+    let cuda = json!({"kind": "cuda", "arch": "sm_90"});
+    let conv = tasks.get("conv2d_grouped").unwrap(); // 64 channels, 4 groups of 16, 3x3
+    let spec = json!(conv.reference_meta().unwrap().args);
+    let v = engine
+        .run(Job::new("gpu_variants", json!({"source": conv.reference_text().unwrap(), "target": cuda, "count": 0, "tiled": 4}), Duration::from_secs(600)))
+        .await
+        .unwrap();
+    let moves = tiled(&v.result);
+    let (within, pixels): (Vec<&Value>, Vec<&Value>) =
+        moves.iter().partition(|m| m["rationale"].as_str().unwrap().contains("channel-in-group"));
+    assert!(within.len() >= 2 && !pixels.is_empty(), "{}", v.result);
+    assert!(moves[0]["rationale"].as_str().unwrap().contains("channel-in-group"), "within groups first: {}", moves[0]["rationale"]);
+    for m in &within {
+        let why = m["rationale"].as_str().unwrap();
+        let l1 = m["l1_module"].as_str().unwrap();
+        assert!(
+            l1.contains("v1 = T.axis.spatial(T.int64(4),") && l1.contains("v2 = T.axis.spatial(T.int64(16),"),
+            "the block has a group axis (4) and a channel-in-group axis (16): {why}\n{l1}"
+        );
+        let (bm, bn, tm, tn, threads, _) = label(why);
+        assert!(16 % bn == 0, "a block's channels lie within one group of 16: {why}");
+        assert_eq!((bm / tm) * (bn / tn), threads, "{why}");
+        let src = cuda_source(&engine, m, &spec, "grouped").await;
+        assert!(src.contains(&format!("_local_ptr[{}]", tm * tn)), "{tm}x{tn} accumulators per thread: {why}\n{src}");
+        assert!(src.contains(&format!("__launch_bounds__({threads})")), "{threads} threads per block: {why}");
+        let shared: Vec<&str> = src.lines().filter(|l| l.contains("__shared__")).collect();
+        assert_eq!(shared.len(), 2, "the data window and the weights staged: {why}\n{src}");
+        // One input channel's 3x3 window a step, for the block's channels only.
+        let weights = shared.iter().find(|l| l.contains("weight")).unwrap();
+        assert!(weights.contains(&format!("[{}]", bn * 9)), "{bn} channels x 3x3 of weights: {weights}");
+    }
+}

@@ -34,6 +34,7 @@ checked for the GPU's limits and measured like any sampled schedule.
 import math
 
 import tvm
+import tvm.sym
 from tvm import s_tir
 
 from . import space
@@ -124,7 +125,13 @@ def axes(func, name):
     reads = [r for r in block.reads if _source(r) not in written]
     if len(reads) < 2:
         return None
-    used = [set().union(*(_vars(rg.min) for rg in r.region)) for r in reads[:2]]
+    # Simplified over the axes' ranges: a grouped convolution split into
+    # group and channel-in-group reads its data at `(g * C + c) // C * C`,
+    # which is `g * C`; unsimplified, c would seem to index the data too.
+    analyzer = tvm.sym.Analyzer()
+    for iv in block.iter_vars:
+        analyzer.bind(iv.var, iv.dom)
+    used = [set().union(*(_vars(analyzer.simplify(rg.min)) for rg in r.region)) for r in reads[:2]]
     out = []
     for loop, iv, value in zip(loops, block.iter_vars, realize.iter_values):
         if not isinstance(value, tvm.tirx.Var) or value.name != loop.loop_var.name:
@@ -196,7 +203,7 @@ def tilings(ax, count):
     if not a or not b or not reduce:
         return []
     shapes = []
-    for tm, tn in thread_tiles:
+    for tile_rank, (tm, tn) in enumerate(thread_tiles):
         for ty, tx in THREAD_BLOCKS:
             sa = _spread([ax[i][0] for i in a], ty, tm)
             sb = _spread([ax[i][0] for i in b], tx, tn)
@@ -227,7 +234,7 @@ def tilings(ax, count):
             # 124 threads per SM: measured slower than dlight's on the H200).
             fill = min(1.0, blocks / SMS) * min(1.0, blocks * ty * tx / (SMS * THREADS_PER_SM))
             score = tm * tn / (tm + tn) * math.sqrt(bm * bn / (bm + bn)) * fill
-            shapes.append((score, bm, bn, tm, tn, ty, tx, variants, fill))
+            shapes.append((score, bm, bn, tm, tn, ty, tx, variants, fill, tile_rank))
     shapes.sort(key=lambda x: -x[0])
     unique = {}
     for sh in shapes:
@@ -243,8 +250,9 @@ def tilings(ax, count):
         # two warps or more: depthwise 32x56 in 112 threads measured 1.58x,
         # 64x56 in 224 1.53x.
         width = ax[b[-1]][0]
-        shapes.sort(key=lambda x: (thread_tiles.index((x[3], x[4])), x[2] != width, x[5] * x[6] < 64, x[1]))
-    for rank, (score, bm, bn, tm, tn, ty, tx, variants, fill) in enumerate(shapes):
+        # (By the tile asked for: a small axis can give less than it.)
+        shapes.sort(key=lambda x: (x[9], x[2] != width, x[5] * x[6] < 64, x[1]))
+    for rank, (score, bm, bn, tm, tn, ty, tx, variants, fill, _) in enumerate(shapes):
         for depth in STAGE_DEPTHS if rank == 0 and not pixels else STAGE_DEPTHS[:1]:
             for vthread, dec in variants:
                 d = dict(dec)
@@ -317,6 +325,56 @@ def _split_k(one, kernel, name, ways):
     return tvm.IRModule({kernel: sch.mod[kernel]}), [str(line) for line in sch.trace.as_python()]
 
 
+def _floordivs(expr):
+    """(variable name, divisor) of each `v // c` in an index expression."""
+    out = []
+
+    def walk(e):
+        if isinstance(e, tvm.tirx.FloorDiv) and isinstance(e.a, tvm.tirx.Var) and isinstance(e.b, tvm.tirx.IntImm):
+            out.append((e.a.name, int(e.b.value)))
+        for part in ("a", "b", "value"):
+            sub = getattr(e, part, None)
+            if sub is not None and not isinstance(sub, (int, float)):
+                walk(sub)
+
+    walk(expr)
+    return out
+
+
+def _group_split(one, kernel, name):
+    """A grouped convolution's output channels split into group and
+    channel-in-group: (the module, the trace lines that made it), or None.
+
+    TVM's grouped convolution has one output channel axis `ff`, and the
+    data is read at channel `ff // C * C + rc` (C channels a group), so ff
+    indexes both inputs and the tiling by design found no axis of the
+    weight alone to spread threads over. Split as ff = g * C + c, the
+    group g still indexes both (across blocks) but c indexes only the
+    weight, and the convolution tiles like a plain one within a group."""
+    func = one[kernel]
+    ax = axes(func, name)
+    loops, realize = _loop_nest(func, name)
+    if not ax or realize is None:
+        return None
+    block = realize.block
+    written = {_source(w) for w in block.writes}
+    data = next(r for r in block.reads if _source(r) not in written)
+    divs = [d for rg in data.region for d in _floordivs(rg.min)]
+    for i, (iv, (extent, kind, cls)) in enumerate(zip(block.iter_vars, ax)):
+        if kind != SPATIAL or cls != "both":
+            continue
+        per_group = next((c for v, c in divs if v == iv.var.name and 1 < c < extent and extent % c == 0), None)
+        if per_group is None:
+            continue
+        sch = s_tir.Schedule(one)
+        sch.work_on(kernel)
+        split = tvm.tirx.IndexMap.from_func(
+            lambda *v: (*v[:i], v[i] // per_group, v[i] % per_group, *v[i + 1:]), ndim=len(block.iter_vars))
+        sch.transform_block_layout(sch.get_sblock(name), split)
+        return tvm.IRModule({kernel: sch.mod[kernel]}), [str(line) for line in sch.trace.as_python()]
+    return None
+
+
 def _designed(one, kernel, target, count, original, prefix=()):
     """Tilings by design of the one contraction in `one`'s design space:
     (block name, [{score, fill, label, lines}]), each trace (after
@@ -360,6 +418,16 @@ def moves(func, kernel, target, count=4, split=SPLIT_K_TILINGS):
     [] if it has none this can tile."""
     one = tvm.IRModule({kernel: func})
     name, plain = _designed(one, kernel, target, count, one)
+    grouped = _group_split(one, kernel, name) if name else None
+    if grouped is not None:
+        # Tiled within each group first; two of the pixel tilings after,
+        # so the device measures one against the other.
+        g_mod, prefix = grouped
+        _, within = _designed(g_mod, kernel, target, count, one, prefix)
+        for t in within:
+            t["label"] += ", channels split into group and channel-in-group"
+        if within:
+            plain = within[:max(1, count - 2)] + plain[:2]
     out = []
     for t in plain[:count]:  # in the order tilings ranked them
         why = f"tile `{name}` by design: {t['label']}, inputs staged in shared memory, {t['lanes']}-wide cooperative loads"
