@@ -27,6 +27,8 @@ pub struct PackOptions {
     pub device: String,
     /// Candidate schedules per kernel.
     pub per_kernel: u32,
+    /// Contraction tilings chosen by design per kernel (GPU).
+    pub tiled: u32,
     pub seed: u64,
     /// An earlier run's results.json on this device: its measurements train the ranking.
     pub learn_from: Option<Value>,
@@ -65,7 +67,7 @@ pub async fn pack(host: &Evaluator, tasks: &[&Task], opts: &PackOptions) -> Resu
     let manifest = json!({
         "format": 1, "device": opts.device, "target": opts.target, "suite": opts.suite,
         "created_unix_s": unix_now(), "kwb": env!("CARGO_PKG_VERSION"), "tasks": packed,
-        "per_kernel": opts.per_kernel, "seed": opts.seed, "learned_from_earlier_run": opts.learn_from.is_some(),
+        "per_kernel": opts.per_kernel, "tiled": opts.tiled, "seed": opts.seed, "learned_from_earlier_run": opts.learn_from.is_some(),
         "not_packed": rows.iter().filter(|r| !r["error"].is_null()).cloned().collect::<Vec<_>>(),
     });
     std::fs::write(opts.out.join(MANIFEST), serde_json::to_string_pretty(&manifest)?)?;
@@ -139,7 +141,7 @@ async fn pack_task(host: &Evaluator, task: &Task, opts: &PackOptions) -> Result<
         .engine
         .run(Job::new(
             "gpu_variants",
-            json!({"source": source, "target": opts.target, "count": opts.per_kernel, "seed": opts.seed,
+            json!({"source": source, "target": opts.target, "count": opts.per_kernel, "tiled": opts.tiled, "seed": opts.seed,
                    "measured": measured, "tried": tried, "keep": keep}),
             Duration::from_secs(900),
         ))

@@ -32,6 +32,9 @@ pub struct PackArgs {
     /// Candidate schedules per kernel, from MetaSchedule's design space for the device.
     #[arg(long, default_value_t = 4)]
     per_kernel: u32,
+    /// Contraction tilings chosen by design per kernel on a GPU (more to explore shapes on the device, 0 for none).
+    #[arg(long, default_value_t = 6)]
+    tiled: u32,
     /// Seed of the sampling.
     #[arg(long, default_value_t = 0)]
     seed: u64,
@@ -88,6 +91,7 @@ async fn pack_cmd(ctx: &Workspace, a: PackArgs) -> Result<ExitCode> {
         target,
         device: device.name.clone(),
         per_kernel: a.per_kernel,
+        tiled: a.tiled,
         seed: a.seed,
         learn_from,
         device_python: a.device_python,
