@@ -38,6 +38,13 @@ async fn cuda_source(engine: &kwb::engine::Engine, m: &Value, spec: &Value, tag:
     built.result["device_source"].as_str().unwrap().to_string()
 }
 
+/// The CUDA C keeps TM x TN accumulators per thread and launches the
+/// threads the rationale names.
+fn assert_thread_tile(src: &str, tm: u64, tn: u64, threads: u64, why: &str) {
+    assert!(src.contains(&format!("_local_ptr[{}]", tm * tn)), "{tm}x{tn} accumulators per thread: {why}\n{src}");
+    assert!(src.contains(&format!("__launch_bounds__({threads})")), "{threads} threads per block: {why}");
+}
+
 /// A matmul's tilings: each one's CUDA C keeps TM x TN accumulators per
 /// thread, stages BM x BK of A and BK x BN of B in shared memory, and
 /// launches the threads its rationale names; an elementwise task gets none.
@@ -88,8 +95,7 @@ async fn contraction_tilings_by_design_stage_inputs_in_shared_memory_and_keep_th
         let why = m["rationale"].as_str().unwrap();
         let (_, _, tm, tn, threads, _) = label(why);
         let src = cuda_source(&engine, m, &spec, "conv").await;
-        assert!(src.contains(&format!("_local_ptr[{}]", tm * tn)), "{tm}x{tn} accumulators per thread: {why}\n{src}");
-        assert!(src.contains(&format!("__launch_bounds__({threads})")), "{threads} threads per block: {why}");
+        assert_thread_tile(&src, tm, tn, threads, why);
     }
 
     // Nothing to tile in an elementwise kernel.
@@ -158,8 +164,7 @@ async fn a_depthwise_convolution_is_tiled_over_its_pixels_with_its_channels_acro
         let (bm, bn, tm, tn, threads, _) = label(why);
         assert_eq!((bm / tm) * (bn / tn), threads, "{why}");
         let src = cuda_source(&engine, m, &spec, "depthwise").await;
-        assert!(src.contains(&format!("_local_ptr[{}]", tm * tn)), "{tm}x{tn} accumulators per thread: {why}\n{src}");
-        assert!(src.contains(&format!("__launch_bounds__({threads})")), "{threads} threads per block: {why}");
+        assert_thread_tile(&src, tm, tn, threads, why);
         assert_eq!(src.lines().filter(|l| l.contains("__shared__")).count(), 2, "the data window and the weights staged: {why}\n{src}");
     }
 }
@@ -198,8 +203,7 @@ async fn a_grouped_convolution_is_tiled_within_each_group_after_splitting_its_ch
         assert!(16 % bn == 0, "a block's channels lie within one group of 16: {why}");
         assert_eq!((bm / tm) * (bn / tn), threads, "{why}");
         let src = cuda_source(&engine, m, &spec, "grouped").await;
-        assert!(src.contains(&format!("_local_ptr[{}]", tm * tn)), "{tm}x{tn} accumulators per thread: {why}\n{src}");
-        assert!(src.contains(&format!("__launch_bounds__({threads})")), "{threads} threads per block: {why}");
+        assert_thread_tile(&src, tm, tn, threads, why);
         let shared: Vec<&str> = src.lines().filter(|l| l.contains("__shared__")).collect();
         assert_eq!(shared.len(), 2, "the data window and the weights staged: {why}\n{src}");
         // One input channel's 3x3 window a step, for the block's channels only.
