@@ -51,6 +51,9 @@ pub async fn measure(engine: &crate::engine::Engine, target: &Value, task: &Task
     Ok(out.result)
 }
 
+/// Relax ops whose elementwise transcendentals have a vectorizable form.
+const LIBM_OPS: [&str; 4] = ["R.nn.softmax(", "R.exp(", "R.tanh(", "R.erf("];
+
 /// Adds roofline figures per kernel, then the bottleneck and its route.
 /// `exhausted` lists layers that have nothing left to try at this node.
 pub fn analyse(mut profile: Value, machine: Option<&Machine>, facts: &PathFacts, l0_text: &str, exhausted: &[Layer]) -> Value {
@@ -92,6 +95,13 @@ pub fn analyse(mut profile: Value, machine: Option<&Machine>, facts: &PathFacts,
     let l0_open = !facts.l0_edited && facts.l1_kernels.is_empty() && facts.l2_kernels.is_empty();
     if launches >= 8.0 && overhead_share > 0.25 && l0_open {
         routes.push((Layer::L0, "launch and allocation overhead".into(), format!("{launches:.0} kernel launches per run; {:.0}% of {total:.3} ms is outside the kernels", overhead_share * 100.0)));
+    }
+    // The graph ops TVM has polynomial forms for (its FastMath pass): as
+    // written they lower to a libm call per element, which no schedule
+    // vectorizes (softmax at 3% of its roofline, eager 4x faster).
+    let libm_op = LIBM_OPS.iter().find(|op| l0_text.contains(*op));
+    if let Some(op) = libm_op.filter(|_| l0_open) {
+        routes.push((Layer::L0, "transcendentals".into(), format!("`{}` calls libm once per element, which does not vectorize", op.trim_end_matches('('))));
     }
     if has_nchw_conv && l0_open {
         routes.push((Layer::L0, "layout".into(), "conv2d runs in NCHW: channels are not the innermost, vectorizable axis".into()));
@@ -181,6 +191,18 @@ mod tests {
         assert_eq!(analyse(profile(), None, &fresh, "", &[Layer::L1, Layer::L2])["route"], "L0");
         let done = PathFacts { l1_kernels: vec!["matmul".into(), "add".into()], l2_kernels: vec!["matmul".into()], l0_edited: true };
         assert!(analyse(profile(), None, &done, "", &[])["route"].is_null());
+    }
+
+    #[test]
+    fn a_softmax_goes_to_the_graph_layer_for_its_exp_once() {
+        let fresh = PathFacts { l1_kernels: vec![], l2_kernels: vec![], l0_edited: false };
+        let a = analyse(profile(), None, &fresh, "lv = R.nn.softmax(x, axis=-1)", &[]);
+        assert_eq!(a["route"], "L0");
+        assert!(a["evidence"].as_str().unwrap().contains("R.nn.softmax"), "{a}");
+        // Not from a node whose schedules an L0 edit would throw away.
+        let scheduled = PathFacts { l1_kernels: vec!["matmul".into()], l2_kernels: vec![], l0_edited: false };
+        assert_eq!(analyse(profile(), None, &scheduled, "lv = R.nn.softmax(x, axis=-1)", &[])["route"], "L1");
+        assert_eq!(analyse(profile(), None, &fresh, "R.matmul(x, w)", &[])["route"], "L1");
     }
 
     #[test]

@@ -8,7 +8,7 @@ move is tried here before it is offered, so none fails to apply."""
 import tvm
 from tvm import relax, s_tir
 
-from . import l0_rewrites, microkernel, pipeline, text_policy
+from . import l0_rewrites, microkernel, pipeline, rows, text_policy
 from .microkernel import REDUCE, SPATIAL
 
 
@@ -146,6 +146,10 @@ def l1_moves(args):
         if b["name"].startswith("pad") and _try(mod, kernel, inline + [f'sch.compute_inline(sch.get_sblock("{b["name"]}"))']):
             inline.append(f'sch.compute_inline(sch.get_sblock("{b["name"]}"))')
     target = pipeline.make_target(args["target"]) if args.get("target") else None
+    if target is not None and target.kind.name == "llvm":
+        consumers = {b["name"]: len(sch.get_consumers(sch.get_sblock(b["name"]))) for b in blocks}
+        for name, why, lines in rows.moves(blocks, consumers, microkernel.isa(target)[0], big):
+            add(name, why, lines)
     if main is not None and target is not None and target.kind.name == "llvm":
         for par in ([True, False] if big else [False]):
             for name, why, lines in microkernel.moves(main, blocks, target, par):
@@ -169,10 +173,10 @@ def l1_moves(args):
     if len(blocks) > 1:
         for vec in [16, 8]:
             add(f"vec-inner{vec}", f"vectorize the innermost loop of every elementwise block by {vec}", _vectorize_spatial_blocks(blocks, vec) or None)
-        rows = _row_fusion(blocks)
-        if rows:
-            add("row-fuse", "compute every block under the last block's outer loop, so each row stays in cache between passes", rows)
-            add("row-fuse-par", "row-fuse, and run the rows across cores", rows + ["sch.parallel(sch.get_loops(sch.get_sblock(\"%s\"))[0])" % blocks[-1]["name"]])
+        fused = _row_fusion(blocks)
+        if fused:
+            add("row-fuse", "compute every block under the last block's outer loop, so each row stays in cache between passes", fused)
+            add("row-fuse-par", "row-fuse, and run the rows across cores", fused + ["sch.parallel(sch.get_loops(sch.get_sblock(\"%s\"))[0])" % blocks[-1]["name"]])
     return {"kernel": kernel, "blocks": blocks, "moves": moves, "tvm_s": 0.0}
 
 
@@ -194,6 +198,9 @@ def _row_fusion(blocks):
 
 
 L0_PASSES = [
+    ("fast-math", "compute exp, softmax, erf and tanh with TVM's vectorizable polynomial approximations (topi fast_exp and its kin) "
+     "instead of a libm call per element; the result is checked against the reference's tolerance like any other",
+     lambda: relax.transform.FastMathTransform()),
     ("fold-constants", "fold constant subexpressions at compile time", lambda: relax.transform.FoldConstant()),
     ("pointwise-matmul", "compute a 1x1 NCHW convolution as a matmul over reshaped views of its input and weights (no layout change): "
      "the register tile takes rows of output channels and vectors of pixels", lambda: l0_rewrites.pointwise_conv_as_matmul),

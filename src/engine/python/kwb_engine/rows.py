@@ -1,0 +1,177 @@
+"""Row-wise reductions (norms, softmax, row sums, gemv) scheduled one row
+at a time with vector lanes across the reduction.
+
+A kernel of this family is a chain of blocks over the same leading rows:
+reductions over each row's last axes (a sum, a max, a sum of squares) and
+elementwise passes that read their results. TVM's default build runs each
+block over the whole tensor in scalar order, so each pass re-reads the
+tensor from memory and every sum is one long dependency chain.
+
+The move here, per kernel:
+- every block is computed under one row loop (the final block's leading
+  loops fused), so a row is read from cache by each pass after the first;
+- each reduction is split into `lanes` interleaved partial sums (rfactor),
+  whose lane loop is vectorized: `lanes` independent accumulators instead
+  of one chain, summed once per row;
+- the elementwise passes are vectorized along the row;
+- small elementwise producers (a per-row mean, the product before a sum)
+  are inlined into their consumers where TVM allows it, or kept per row.
+
+Measured on layer_norm (16x64x256) on a Zen 4 core: 16 lanes, producers
+inlined, 0.058 ms; MetaSchedule tuned at 89 trials 0.145 ms; PyTorch eager
+0.103 ms.
+"""
+
+from .microkernel import REDUCE, SPATIAL
+
+LANE_PREFS = (16, 32, 8)
+
+
+def _divisor(n, prefs):
+    return next((v for v in prefs if n % v == 0 and n >= 2 * v), None)
+
+
+def _row_count(blocks):
+    """How many leading loops every block shares with the final block, each
+    spatial in all of them: the rows. 0 when the kernel is not of this
+    family (no reduction, or blocks over other leading shapes)."""
+    final = blocks[-1]
+    if not any(t == REDUCE for b in blocks for t, _ in b["iters"]):
+        return 0
+    rows = len(final["loops"])
+    for b in blocks:
+        if len(b["loops"]) != len(b["iters"]):
+            return 0
+        n = 0
+        while n < min(len(b["iters"]), len(final["iters"])) and b["iters"][n][0] == SPATIAL \
+                and final["iters"][n][0] == SPATIAL and b["iters"][n][1] == final["iters"][n][1]:
+            n += 1
+        rows = min(rows, n)
+    return rows
+
+
+def _reduce_tail(b, rows):
+    """The loops after the rows of a reduction block, as (unit spatial
+    loops, reduction loop indices), when the reduction is all at the end
+    and whatever spatial loops sit between are of extent 1; else None."""
+    rest = list(range(rows, len(b["iters"])))
+    red = [i for i in rest if b["iters"][i][0] == REDUCE]
+    if not red or red != rest[len(rest) - len(red):]:
+        return None
+    if any(b["iters"][i][1] != 1 for i in rest[:len(rest) - len(red)]):
+        return None
+    return red
+
+
+def trace(blocks, lanes, inline, unroll=64, parallel=False):
+    """The trace lines of the row move, or None where the kernel is not of
+    this family. `inline` names the elementwise blocks to inline; the others
+    are computed per row. Blocks are visited consumer first, as compute_at
+    needs."""
+    rows = _row_count(blocks)
+    if rows == 0:
+        return None
+    final = blocks[-1]
+    lines = []
+    split_any = False
+    f_red = _reduce_tail(final, rows) if any(t == REDUCE for t, _ in final["iters"]) else None
+    if any(t == REDUCE for t, _ in final["iters"]) and f_red is None:
+        return None
+    lines.append('F = sch.get_sblock("%s")' % final["name"])
+    if f_red is not None:
+        rf = _rfactor(lines, "F", final, f_red, rows, lanes)
+        split_any |= rf
+    lines.append("Fl = sch.get_loops(F)")
+    lines.append(f"row = sch.fuse({', '.join(f'Fl[{i}]' for i in range(rows))})" if rows > 1 else "row = sch.fuse(Fl[0])")
+    if f_red is not None:
+        if split_any:
+            lines += ["sch.compute_at(Frf, row)"] + _vector_lanes("Frf")
+    elif len(final["loops"]) > rows:
+        v = _divisor(final["loops"][-1], (lanes, 16, 8, 4)) or (final["loops"][-1] if final["loops"][-1] in (4, 8, 16) else None)
+        if v:
+            lines += [f"Fo, Fi = sch.split(Fl[-1], [None, {v}])", "sch.vectorize(Fi)"]
+    for n, b in reversed(list(enumerate(blocks[:-1]))):
+        name = f"b{n}"
+        lines.append('%s = sch.get_sblock("%s")' % (name, b["name"]))
+        if all(t == SPATIAL for t, _ in b["iters"]):
+            if b["name"] in inline:
+                lines.append(f"sch.compute_inline({name})")
+                continue
+            lines.append(f"sch.compute_at({name}, row)")
+            inner = b["loops"][-1] if len(b["loops"]) > rows else 1
+            v = _divisor(inner, (lanes, 16, 8, 4))
+            if v:
+                lines += [f"{name}l = sch.get_loops({name})", f"{name}o, {name}i = sch.split({name}l[-1], [None, {v}])", f"sch.vectorize({name}i)"]
+            continue
+        red = _reduce_tail(b, rows)
+        if red is None:
+            return None
+        rf = _rfactor(lines, name, b, red, rows, lanes)
+        split_any |= rf
+        lines.append(f"sch.compute_at({name}, row)")
+        if rf:
+            lines += [f"sch.compute_at({name}rf, row)"] + _vector_lanes(f"{name}rf")
+    if not split_any:
+        return None
+    if parallel:
+        lines.append("sch.parallel(row)")
+    if unroll:
+        lines += [f'sch.annotate(row, "pragma_auto_unroll_max_step", {unroll})', 'sch.annotate(row, "pragma_unroll_explicit", 1)']
+    return lines
+
+
+def _rfactor(lines, name, b, red, rows, lanes):
+    """Splits block `name`'s reduction into `lanes` partial sums (the rfactor
+    block is `<name>rf`); False where the reduction is too short for it."""
+    n = 1
+    for i in red:
+        n *= b["iters"][i][1]
+    v = _divisor(n, (lanes,))
+    if v is None:
+        return False
+    lines.append(f"{name}l = sch.get_loops({name})")
+    k = f"sch.fuse({', '.join(f'{name}l[{i}]' for i in red)})" if len(red) > 1 else f"{name}l[{red[0]}]"
+    lines += [f"{name}ko, {name}ki = sch.split({k}, [None, {v}])", f"{name}rf = sch.rfactor({name}ki, {rows})"]
+    return True
+
+
+def _vector_lanes(rf):
+    """Under the row, an rfactor block's loops are its lane loop then its
+    reduction loop (its iterators' order): the lanes go innermost and are
+    vectorized, and the partial sums' init is split out so it vectorizes too."""
+    return [f"{rf}l = sch.get_loops({rf})", f"sch.reorder({rf}l[-1], {rf}l[-2])", f"sch.vectorize({rf}l[-2])",
+            f"sch.decompose_reduction({rf}, {rf}l[-1])"]
+
+
+def _worth_inlining(blocks, consumers, rows):
+    """The elementwise blocks whose inlining costs no repeated work: those
+    read by one block, and per-row values (a mean, a reciprocal), which are
+    cheap to recompute. An elementwise pass read by two blocks (softmax's
+    exponentials, read by the sum and the normalization) is kept per row:
+    inlined, it would be computed twice (measured 0.64x against 1.52x)."""
+    out = set()
+    for b in blocks[:-1]:
+        if all(t == SPATIAL for t, _ in b["iters"]) and (consumers.get(b["name"], 0) <= 1 or all(e == 1 for e in b["loops"][rows:])):
+            out.add(b["name"])
+    return out
+
+
+def moves(blocks, consumers, lanes, big):
+    """[(name, rationale, lines)] of this family for a kernel's blocks;
+    `consumers` counts the blocks that read each block."""
+    out = []
+    rows = _row_count(blocks)
+    if rows == 0:
+        return out
+    chosen = _worth_inlining(blocks, consumers, rows)
+    for lane in sorted(set(LANE_PREFS), key=lambda v: (v != lanes, LANE_PREFS.index(v))):
+        for inline in ([chosen, set()] if chosen else [set()]):
+            for par in ([True, False] if big else [False]):
+                lines = trace(blocks, lane, inline, parallel=par)
+                if lines is None:
+                    continue
+                why = (f"compute every block one row at a time; split each reduction into {lane} vector lanes of partial sums; "
+                       f"vectorize the elementwise passes along the row")
+                why += f"; inline {', '.join(sorted(inline))}" if inline else "; keep the elementwise passes per row"
+                out.append((f"rows{lane}{'' if inline or not chosen else '-keep'}{'-par' if par else ''}", why + ("; rows across cores" if par else ""), lines))
+    return out
