@@ -211,3 +211,47 @@ async fn a_grouped_convolution_is_tiled_within_each_group_after_splitting_its_ch
         assert!(weights.contains(&format!("[{}]", bn * 9)), "{bn} channels x 3x3 of weights: {weights}");
     }
 }
+
+/// Each CUDA kernel's text in a module's CUDA C, by kernel name.
+fn cuda_kernel<'a>(src: &'a str, name: &str) -> &'a str {
+    src.split("extern \"C\" __global__").find(|k| k.contains(&format!(" {name}_kernel("))).unwrap_or_else(|| panic!("no `{name}` kernel in\n{src}"))
+}
+
+/// The best schedule of each kernel, measured one at a time, combined into
+/// one candidate: its CUDA C carries each kernel exactly as that kernel's
+/// own variant built it. A trace that no longer applies refuses the
+/// combination with the reason, and the single-kernel variants still come.
+#[tokio::test]
+async fn each_kernels_best_schedule_is_combined_into_one_candidate() {
+    let engine = common::engine(1).await;
+    let tasks = common::tasks();
+    let cuda = json!({"kind": "cuda", "arch": "sm_90"});
+    let long = Duration::from_secs(600);
+    let task = tasks.get("depthwise_separable_block").unwrap();
+    let spec = json!(task.reference_meta().unwrap().args);
+    let source = task.reference_text().unwrap();
+
+    let v = engine.run(Job::new("gpu_variants", json!({"source": source, "target": cuda, "count": 0, "tiled": 1}), long)).await.unwrap().result;
+    let pick = |k: &str| v["variants"].as_array().unwrap().iter().find(|x| x["kernel"] == k).unwrap_or_else(|| panic!("no variant for `{k}`: {v}")).clone();
+    let (depthwise, pointwise) = (pick("conv2d"), pick("conv2d1"));
+    assert!(v["variants"].as_array().unwrap().iter().all(|x| x["name"] != "combined"), "nothing to combine without `combine`");
+
+    let combine = json!({"conv2d": depthwise["trace"], "conv2d1": pointwise["trace"]});
+    let c = engine.run(Job::new("gpu_variants", json!({"source": source, "target": cuda, "count": 0, "tiled": 0, "combine": combine}), long)).await.unwrap().result;
+    let combined = &c["variants"][0];
+    assert_eq!(combined["name"], "combined", "{c}");
+    assert_eq!(combined["traces"], combine);
+    assert!(combined["kernel"].is_null());
+    let both = cuda_source(&engine, combined, &spec, "combined").await;
+    for (m, k) in [(&depthwise, "conv2d"), (&pointwise, "conv2d1")] {
+        let alone = cuda_source(&engine, m, &spec, "alone").await;
+        assert_eq!(cuda_kernel(&both, k), cuda_kernel(&alone, k), "`{k}` is not built as its own variant built it");
+    }
+
+    let broken = json!({"conv2d": depthwise["trace"], "conv2d1": ["sch.get_sblock(\"no_such_block\")"]});
+    let r = engine.run(Job::new("gpu_variants", json!({"source": source, "target": cuda, "count": 0, "tiled": 1, "combine": broken}), long)).await.unwrap().result;
+    assert!(r["variants"].as_array().unwrap().iter().all(|x| x["name"] != "combined"));
+    assert!(r["variants"].as_array().unwrap().len() >= 2, "the single-kernel variants still come: {r}");
+    let why = r["refused"].as_array().unwrap().iter().find(|x| x["name"] == "combined").unwrap_or_else(|| panic!("no refusal for the combination: {r}"));
+    assert!(why["reason"].as_str().unwrap().contains("no_such_block"), "{why}");
+}

@@ -16,6 +16,7 @@ use crate::eval::Evaluator;
 use crate::tasks::Task;
 use anyhow::{Context, Result, bail};
 use serde_json::{Value, json};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -101,25 +102,52 @@ fn unix_now() -> u64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0)
 }
 
-/// Measurements of each kernel's variants in an earlier run on the device,
-/// as the cost model takes them, every trace that was tried, and the
-/// earlier winner's trace (kept, to be measured again beside new samples).
-fn learned(earlier: Option<&Value>, task: &str) -> (Value, Value, Value) {
+/// What an earlier run on the device taught, per kernel: its variants'
+/// measurements as the cost model takes them, every trace that was tried,
+/// the earlier winner's traces (kept, to be measured again beside new
+/// samples), and the fastest correct trace that beat the baseline (the
+/// best of each kernel, combined into one candidate).
+struct Learned {
+    measured: Value,
+    tried: Value,
+    keep: Value,
+    best: Value,
+}
+
+/// The least speedup a kernel's variant must show to be combined with the
+/// others': below it, the difference is the measurement's noise.
+const MIN_GAIN: f64 = 1.01;
+
+fn learned(earlier: Option<&Value>, task: &str) -> Learned {
     let mut measured = serde_json::Map::new();
     let mut tried = serde_json::Map::new();
     let mut keep = serde_json::Map::new();
+    let mut best: HashMap<String, (f64, Value)> = HashMap::new();
     let winner = earlier.and_then(|r| r["tasks"][task]["winner"]["name"].as_str());
     for c in earlier.and_then(|r| r["tasks"][task]["candidates"].as_array()).into_iter().flatten() {
+        let is_winner = winner.is_some() && c["name"].as_str() == winner;
+        // A combined candidate carries one trace per kernel; its traces
+        // are kept as the winner's, each measured again on its own.
+        if let Some(traces) = c["traces"].as_object().filter(|_| is_winner) {
+            for (kernel, trace) in traces {
+                keep.entry(kernel.clone()).or_insert_with(|| json!([])).as_array_mut().expect("array").push(trace.clone());
+            }
+        }
         let (Some(kernel), Some(trace)) = (c["kernel"].as_str(), c["trace"].as_array()) else { continue };
         tried.entry(kernel).or_insert_with(|| json!([])).as_array_mut().expect("array").push(json!(trace));
-        if winner.is_some() && c["name"].as_str() == winner {
+        if is_winner {
             keep.entry(kernel).or_insert_with(|| json!([])).as_array_mut().expect("array").push(json!(trace));
         }
         if let Some(ms) = c["timing"]["candidate_ms"].as_f64() {
             measured.entry(kernel).or_insert_with(|| json!([])).as_array_mut().expect("array").push(json!({"trace": trace, "seconds": ms / 1e3}));
         }
+        let speedup = c["timing"]["speedup_median"].as_f64().filter(|_| c["correct"].as_bool() == Some(true)).unwrap_or(0.0);
+        if speedup > MIN_GAIN && best.get(kernel).is_none_or(|(s, _)| speedup > *s) {
+            best.insert(kernel.to_string(), (speedup, json!(trace)));
+        }
     }
-    (Value::Object(measured), Value::Object(tried), Value::Object(keep))
+    let best: serde_json::Map<String, Value> = best.into_iter().map(|(k, (_, t))| (k, t)).collect();
+    Learned { measured: Value::Object(measured), tried: Value::Object(tried), keep: Value::Object(keep), best: Value::Object(best) }
 }
 
 async fn pack_task(host: &Evaluator, task: &Task, opts: &PackOptions) -> Result<Value> {
@@ -136,13 +164,13 @@ async fn pack_task(host: &Evaluator, task: &Task, opts: &PackOptions) -> Result<
     }
     std::fs::copy(task.dir.join("model.py"), dir.join("model.py"))?;
     let source = task.reference_text()?;
-    let (measured, tried, keep) = learned(opts.learn_from.as_ref(), task.id());
+    let Learned { measured, tried, keep, best } = learned(opts.learn_from.as_ref(), task.id());
     let variants = host
         .engine
         .run(Job::new(
             "gpu_variants",
             json!({"source": source, "target": opts.target, "count": opts.per_kernel, "tiled": opts.tiled, "seed": opts.seed,
-                   "measured": measured, "tried": tried, "keep": keep}),
+                   "measured": measured, "tried": tried, "keep": keep, "combine": best}),
             Duration::from_secs(900),
         ))
         .await
@@ -158,7 +186,7 @@ async fn pack_task(host: &Evaluator, task: &Task, opts: &PackOptions) -> Result<
     for (i, v) in variants.result["variants"].as_array().into_iter().flatten().enumerate() {
         let text = v["l1_module"].as_str().unwrap_or_default();
         let mut built = build(host, task, text, "l1", &opts.target, &dir, &format!("cand-{i}")).await;
-        for k in ["name", "kernel", "trace", "rationale", "predicted", "trained_on"] {
+        for k in ["name", "kernel", "trace", "traces", "rationale", "predicted", "trained_on"] {
             built[k] = v[k].clone();
         }
         // The winner is profiled on the device as the baseline is: its own
@@ -262,4 +290,36 @@ fn copy_engine(engine: &Engine, out: &Path) -> Result<()> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cand(name: &str, kernel: &str, trace: &str, speedup: f64, correct: bool) -> Value {
+        json!({"name": name, "kernel": kernel, "trace": [trace], "correct": correct,
+               "timing": {"speedup_median": speedup, "candidate_ms": 1.0 / speedup}})
+    }
+
+    #[test]
+    fn each_kernels_fastest_correct_gain_is_combined_and_a_combined_winner_is_kept() {
+        let earlier = json!({"tasks": {"t": {"winner": {"name": "combined"}, "candidates": [
+            cand("a1", "a", "A1", 1.20, true),
+            cand("a2", "a", "A2", 1.35, false),
+            cand("a3", "a", "A3", 1.25, true),
+            cand("b1", "b", "B1", 1.005, true),
+            cand("c1", "c", "C1", 1.10, true),
+            {"name": "combined", "kernel": null, "trace": null, "traces": {"a": ["A0"], "c": ["C0"]}, "correct": true,
+             "timing": {"speedup_median": 1.4}},
+        ]}}});
+        let l = learned(Some(&earlier), "t");
+        // Fastest correct per kernel; an incorrect one and a gain within noise are not.
+        assert_eq!(l.best, json!({"a": ["A3"], "c": ["C1"]}));
+        // The combined winner's traces are kept, kernel by kernel.
+        assert_eq!(l.keep, json!({"a": [["A0"]], "c": [["C0"]]}));
+        assert_eq!(l.tried["a"].as_array().unwrap().len(), 3);
+        assert_eq!(l.measured["b"][0]["trace"], json!(["B1"]));
+        let none = learned(None, "t");
+        assert_eq!(none.best, json!({}));
+    }
 }

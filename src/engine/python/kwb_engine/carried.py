@@ -208,7 +208,7 @@ def _measure(dev, task_dir, task, opts):
         return rec
     rec["profile"] = _profile(dev, task_dir, task, base, task.get("kernels"), _cuda_source_of({"artifact": task["baseline"]}))
     for c in task["candidates"]:
-        row = {k: c.get(k) for k in ("name", "kernel", "layer", "trace", "rationale", "predicted", "build_failure")}
+        row = {k: c.get(k) for k in ("name", "kernel", "layer", "trace", "traces", "rationale", "predicted", "build_failure")}
         rec["candidates"].append(row)
         # A candidate that did not build on the host has no artifact.
         if c.get("build_failure") or not c.get("artifact"):

@@ -145,15 +145,16 @@ def _threads_per_block(func):
 def variants(args):
     """Job `gpu_variants`: {source (L0 text), target, count, seed,
     measured: {kernel: [{trace, seconds}]}, tried: {kernel: [trace]},
-    keep: {kernel: [trace]}, kernels?: [names], tiled?: count, split_k?: count} -> {l1_default, kernels, variants: [{name, kernel,
-    trace, rationale, predicted, l1_module}], refused: [...]}.
+    keep: {kernel: [trace]}, combine?: {kernel: trace}, kernels?: [names], tiled?: count, split_k?: count} -> {l1_default,
+    kernels, variants: [{name, kernel, trace, rationale, predicted, l1_module}], refused: [...]}.
 
     `count` schedules per kernel; each variant is the default (dlight) L1
     with that one kernel replaced; `keep` traces (an earlier run's
     winners) come first, so a later run reports the best of both; then up
     to `tiled` contraction tilings chosen by design (gpu_tiling) and `split_k`
     more that split the reduction across blocks where the output alone
-    cannot fill the GPU. On a CPU target (a pack tried out here)
+    cannot fill the GPU. With `combine`, a first variant replaces every
+    kernel named there at once. On a CPU target (a pack tried out here)
     the default L1 is unscheduled and the variants are CPU schedules."""
     t0 = time.perf_counter()
     target = pipeline.make_target(args["target"])
@@ -210,8 +211,35 @@ def variants(args):
                         "rationale": move["rationale"].replace("design space", f"design space for {target.kind.name}"),
                         "predicted": move.get("predicted"), "l1_module": pipeline.script(cand),
                         "trained_on": got["trained_on"]})
+    combined = _combined(default, bare, args.get("combine") or {}, target, refused)
+    if combined is not None:
+        out.insert(0, combined)
     return {"l1_default": pipeline.script(default), "kernels": sorted(scheduled), "variants": out, "refused": refused,
             "tvm_s": time.perf_counter() - t0}
+
+
+def _combined(default, bare, combine, target, refused):
+    """One variant with every kernel in `combine` ({kernel: trace}, each
+    kernel's fastest schedule of an earlier run) replaced at once: each was
+    measured with the others at their default, so together they are a new
+    candidate, measured like any other. None for fewer than two kernels."""
+    combine = {k: t for k, t in combine.items() if k in bare}
+    if len(combine) < 2:
+        return None
+    cand = tvm.IRModule(dict(default.functions.items()), attrs=default.attrs)
+    try:
+        for kernel, trace in sorted(combine.items()):
+            sch = space._replay(tvm.IRModule({kernel: bare[kernel]}), kernel, trace)
+            cand[cand.get_global_var(kernel)] = sch.mod[kernel].with_attr("tir.is_scheduled", True)
+        if is_gpu(target):
+            check_legal(cand, target)
+    except Exception as e:
+        refused.append({"kernel": None, "name": "combined", "reason": getattr(e, "message", None) or first_line(e)})
+        return None
+    names = ", ".join(f"`{k}`" for k in sorted(combine))
+    return {"name": "combined", "kernel": None, "trace": None, "traces": dict(sorted(combine.items())),
+            "rationale": f"each kernel's fastest schedule of an earlier run on this device, all at once ({names})",
+            "predicted": None, "l1_module": pipeline.script(cand), "trained_on": 0}
 
 
 def device_source(lib, depth=0):
