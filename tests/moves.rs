@@ -143,6 +143,17 @@ async fn a_layer_norm_is_computed_row_by_row_with_vector_partial_sums() {
     assert!(r.correct, "{:?}", r.failure);
     let speedup = r.speedup_median.expect("timed");
     assert!(speedup > 2.0, "the row schedule is only {speedup:.2}x TVM's default build");
+
+    // A matmul also reduces along rows, but its register tiles come first:
+    // its outputs share their operands.
+    let matmul = set.get("matmul_256").unwrap();
+    let m = SessionRunner::create(&dir.path().join("matmul.jsonl"), matmul, &ev).await.unwrap();
+    let texts = m.tree.get(0).unwrap().record.texts.clone();
+    let kernel = texts.l1.keys().next().unwrap().clone();
+    let out = ev.engine.run(kwb::engine::Job::new("l1_moves", json!({"l1_module": texts.l1_module, "kernel": kernel, "target": ev.opts.target}), Duration::from_secs(120))).await.unwrap().result;
+    let names: Vec<&str> = out["moves"].as_array().unwrap().iter().map(|m| m["name"].as_str().unwrap()).collect();
+    assert!(names[0].starts_with("micro"), "{names:?}");
+    assert!(names.iter().any(|n| n.starts_with("rows")), "the row move is still offered, after the tiles: {names:?}");
 }
 
 /// Softmax: the L0 move replaces the libm `exp` per element by TVM's

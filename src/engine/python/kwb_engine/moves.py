@@ -146,10 +146,15 @@ def l1_moves(args):
         if b["name"].startswith("pad") and _try(mod, kernel, inline + [f'sch.compute_inline(sch.get_sblock("{b["name"]}"))']):
             inline.append(f'sch.compute_inline(sch.get_sblock("{b["name"]}"))')
     target = pipeline.make_target(args["target"]) if args.get("target") else None
+    row_moves = []
     if target is not None and target.kind.name == "llvm":
         consumers = {b["name"]: len(sch.get_consumers(sch.get_sblock(b["name"]))) for b in blocks}
-        for name, why, lines in rows.moves(blocks, consumers, microkernel.isa(target)[0], big):
-            add(name, why, lines)
+        row_moves = rows.moves(blocks, consumers, microkernel.isa(target)[0], big)
+    # A contraction's outputs share their operands, which register tiles
+    # reuse: its row moves come after the tiles. Otherwise they come first.
+    contraction = _is_contraction(sch, blocks)
+    for name, why, lines in ([] if contraction else row_moves):
+        add(name, why, lines)
     if main is not None and target is not None and target.kind.name == "llvm":
         for par in ([True, False] if big else [False]):
             for name, why, lines in microkernel.moves(main, blocks, target, par):
@@ -164,6 +169,8 @@ def l1_moves(args):
                 add(f"tile{vec}x{tile}{'-par' if par else ''}{'-dec' if dec else ''}{'-cache' if cache else ''}", desc, _contraction(main, vec, tile, par, dec, cache))
                 if inline:
                     add(f"inline-pad-tile{vec}x{tile}{'-par' if par else ''}", desc + "; padding computed inline", _contraction(main, vec, tile, par, dec, cache), inline)
+    for name, why, lines in (row_moves if contraction else []):
+        add(name, why, lines)
     if len(blocks) == 1 and main is None:
         for vec in [16, 64, 8]:
             # Named by the lanes it uses, which the row may make fewer than asked.
@@ -178,6 +185,24 @@ def l1_moves(args):
             add("row-fuse", "compute every block under the last block's outer loop, so each row stays in cache between passes", fused)
             add("row-fuse-par", "row-fuse, and run the rows across cores", fused + ["sch.parallel(sch.get_loops(sch.get_sblock(\"%s\"))[0])" % blocks[-1]["name"]])
     return {"kernel": kernel, "blocks": blocks, "moves": moves, "tvm_s": 0.0}
+
+
+def _is_contraction(sch, blocks):
+    """Whether a reduction block sums products of two operands of two or
+    more dimensions, both indexed by the reduction (a matmul, a
+    convolution), rather than reducing one tensor along its rows (a norm,
+    a softmax, a gemv's matrix times a vector)."""
+    for b in blocks:
+        if not any(t == REDUCE for t, _ in b["iters"]):
+            continue
+        block = sch.get(sch.get_sblock(b["name"]))
+        reduce_vars = {iv.var.name for iv in block.iter_vars if int(iv.iter_type) == REDUCE}
+        written = {w.source.name for w in block.writes}
+        operands = {r.source.name for r in block.reads if len(r.region) >= 2 and r.source.name not in written
+                    and any(v.name in reduce_vars for rg in r.region for v in tvm.tirx.analysis.undefined_vars(rg.min, []))}
+        if len(operands) >= 2:
+            return True
+    return False
 
 
 def _work(b):
