@@ -51,9 +51,9 @@ def _row_count(blocks):
 
 
 def _reduce_tail(b, rows):
-    """The loops after the rows of a reduction block, as (unit spatial
-    loops, reduction loop indices), when the reduction is all at the end
-    and whatever spatial loops sit between are of extent 1; else None."""
+    """The indices of a reduction block's reduction loops, when they are
+    all at the end and whatever spatial loops sit between them and the
+    rows are of extent 1; else None."""
     rest = list(range(rows, len(b["iters"])))
     red = [i for i in rest if b["iters"][i][0] == REDUCE]
     if not red or red != rest[len(rest) - len(red):]:
@@ -73,20 +73,17 @@ def trace(blocks, lanes, inline, unroll=64, parallel=False):
         return None
     final = blocks[-1]
     lines = []
-    split_any = False
-    f_red = _reduce_tail(final, rows) if any(t == REDUCE for t, _ in final["iters"]) else None
-    if any(t == REDUCE for t, _ in final["iters"]) and f_red is None:
+    final_reduces = any(t == REDUCE for t, _ in final["iters"])
+    f_red = _reduce_tail(final, rows) if final_reduces else None
+    if final_reduces and f_red is None:
         return None
     lines.append('F = sch.get_sblock("%s")' % final["name"])
-    if f_red is not None:
-        rf = _rfactor(lines, "F", final, f_red, rows, lanes)
-        split_any |= rf
+    split_any = f_red is not None and _rfactor(lines, "F", final, f_red, rows, lanes)
     lines.append("Fl = sch.get_loops(F)")
-    lines.append(f"row = sch.fuse({', '.join(f'Fl[{i}]' for i in range(rows))})" if rows > 1 else "row = sch.fuse(Fl[0])")
-    if f_red is not None:
-        if split_any:
-            lines += ["sch.compute_at(Frf, row)"] + _vector_lanes("Frf")
-    elif len(final["loops"]) > rows:
+    lines.append(f"row = sch.fuse({', '.join(f'Fl[{i}]' for i in range(rows))})")
+    if split_any:
+        lines += ["sch.compute_at(Frf, row)"] + _vector_lanes("Frf")
+    elif not final_reduces and len(final["loops"]) > rows:
         v = _divisor(final["loops"][-1], (lanes, 16, 8, 4)) or (final["loops"][-1] if final["loops"][-1] in (4, 8, 16) else None)
         if v:
             lines += [f"Fo, Fi = sch.split(Fl[-1], [None, {v}])", "sch.vectorize(Fi)"]
