@@ -52,7 +52,7 @@ pub async fn measure(engine: &crate::engine::Engine, target: &Value, task: &Task
 }
 
 /// Relax ops whose elementwise transcendentals have a vectorizable form.
-const LIBM_OPS: [&str; 4] = ["R.nn.softmax(", "R.exp(", "R.tanh(", "R.erf("];
+const LIBM_OPS: [&str; 8] = ["R.nn.softmax(", "R.nn.log_softmax(", "R.exp(", "R.tanh(", "R.erf(", "R.sigmoid(", "R.nn.gelu(", "R.nn.gelu_tanh("];
 
 /// Adds roofline figures per kernel, then the bottleneck and its route.
 /// `exhausted` lists layers that have nothing left to try at this node.

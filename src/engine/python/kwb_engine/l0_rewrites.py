@@ -1,5 +1,13 @@
 """Graph rewrites of kwb's own for the L0 agent, beside TVM's passes.
 
+Fast math. TVM's `FastMathTransform` replaces `exp`, `erf`, `tanh` and
+`softmax` with polynomial forms that vectorize; every other transcendental
+operator keeps a libm call per element (LLVM scalarizes `llvm.exp` with no
+vector math library). `fast_math` first writes `log_softmax`, `sigmoid`
+and both GELUs in terms of those four, then runs TVM's pass: a
+log_softmax's `exp` becomes a polynomial and its `log` runs once per row
+instead of once per element.
+
 A pointwise (1x1) convolution in NCHW is a matrix product: out[n, o, p] =
 sum_c W[o, c] * x[n, c, p] over the pixels p = h * W + w, which are
 contiguous in both the input and the output. Written as a matmul over
@@ -50,6 +58,73 @@ def _pointwise_as_matmul(call, x, w):
     return relax.op.reshape(product, (n, o, h, wd))
 
 
+def _rewrite_calls(mod, pattern, rewrite):
+    """`mod` with every match of `pattern` in its Relax functions rewritten."""
+    updates = {gv: rewrite_call(pattern, rewrite, func) for gv, func in mod.functions.items() if isinstance(func, relax.Function)}
+    out = tvm.IRModule(dict(mod.functions), attrs=mod.attrs)
+    for gv, func in updates.items():
+        out[gv] = func
+    return out
+
+
+def _const(value, dtype):
+    return relax.const(value, dtype)
+
+
+def _log_softmax(call, x):
+    """x - max - log(sum(exp(x - max))), with max and the sum per row."""
+    axis = [int(call.attrs.axis)]
+    shifted = relax.op.subtract(x, relax.op.max(x, axis=axis, keepdims=True))
+    total = relax.op.sum(relax.op.exp(shifted), axis=axis, keepdims=True)
+    return relax.op.subtract(shifted, relax.op.log(total))
+
+
+def _sigmoid(_call, x):
+    """0.5 tanh(x / 2) + 0.5: tanh's fast form is a clamped rational
+    polynomial, so large |x| saturates where 1 / (1 + exp(-x)) would
+    overflow."""
+    d = x.ty.dtype
+    half = _const(0.5, d)
+    return relax.op.add(relax.op.multiply(relax.op.tanh(relax.op.multiply(x, half)), half), half)
+
+
+def _gelu(_call, x):
+    """x (1 + erf(x / sqrt 2)) / 2, as TVM's own legalization writes it."""
+    d = x.ty.dtype
+    erf = relax.op.erf(relax.op.multiply(x, _const(0.5 ** 0.5, d)))
+    return relax.op.multiply(relax.op.multiply(x, _const(0.5, d)), relax.op.add(_const(1.0, d), erf))
+
+
+def _gelu_tanh(_call, x):
+    """x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3))) / 2."""
+    d = x.ty.dtype
+    cube = relax.op.multiply(relax.op.multiply(x, x), x)
+    inner = relax.op.multiply(_const((2.0 / 3.141592653589793) ** 0.5, d), relax.op.add(x, relax.op.multiply(_const(0.044715, d), cube)))
+    return relax.op.multiply(relax.op.multiply(x, _const(0.5, d)), relax.op.add(_const(1.0, d), relax.op.tanh(inner)))
+
+
+# Operators written in terms of exp, erf and tanh before TVM's fast-math pass.
+_DECOMPOSED = {"relax.nn.log_softmax": _log_softmax, "relax.sigmoid": _sigmoid, "relax.nn.gelu": _gelu, "relax.nn.gelu_tanh": _gelu_tanh}
+
+
+def _float_tensor(x):
+    ty = getattr(x, "ty", None)
+    return isinstance(ty, relax.TensorType) and str(ty.dtype).startswith("float")
+
+
+@tvm.transform.module_pass(opt_level=0, name="kwb.FastMath")
+def fast_math(mod, _ctx):
+    """log_softmax, sigmoid and the GELUs decomposed, then TVM's FastMathTransform."""
+    for op, decompose in _DECOMPOSED.items():
+        x = wildcard()
+
+        def rewrite(call, matches, decompose=decompose, x=x):
+            return decompose(call, matches[x]) if _float_tensor(matches[x]) else call
+
+        mod = _rewrite_calls(mod, is_op(op)(x), rewrite)
+    return relax.transform.FastMathTransform()(mod)
+
+
 @tvm.transform.module_pass(opt_level=0, name="kwb.PointwiseConvAsMatmul")
 def pointwise_conv_as_matmul(mod, _ctx):
     """Every 1x1, stride-1, unpadded, ungrouped NCHW conv2d becomes a matmul
@@ -60,8 +135,4 @@ def pointwise_conv_as_matmul(mod, _ctx):
     def rewrite(call, matches):
         return _pointwise_as_matmul(call, matches[x], matches[w])
 
-    updates = {gv: rewrite_call(pattern, rewrite, func) for gv, func in mod.functions.items() if isinstance(func, relax.Function)}
-    out = tvm.IRModule(dict(mod.functions), attrs=mod.attrs)
-    for gv, func in updates.items():
-        out[gv] = func
-    return out
+    return _rewrite_calls(mod, pattern, rewrite)

@@ -224,8 +224,9 @@ def _row_fusion(blocks):
 
 L0_PASSES = [
     ("fast-math", "compute exp, softmax, erf and tanh with TVM's vectorizable polynomial approximations (topi fast_exp and its kin) "
-     "instead of a libm call per element; the result is checked against the reference's tolerance like any other",
-     lambda: relax.transform.FastMathTransform()),
+     "instead of a libm call per element, after writing log_softmax, sigmoid and the GELUs in terms of them; "
+     "the result is checked against the reference's tolerance like any other",
+     lambda: l0_rewrites.fast_math),
     ("fold-constants", "fold constant subexpressions at compile time", lambda: relax.transform.FoldConstant()),
     ("pointwise-matmul", "compute a 1x1 NCHW convolution as a matmul over reshaped views of its input and weights (no layout change): "
      "the register tile takes rows of output channels and vectors of pixels", lambda: l0_rewrites.pointwise_conv_as_matmul),
