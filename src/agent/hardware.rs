@@ -199,6 +199,12 @@ mod tests {
         let a = analyse(profile(), None, &fresh, "lv = R.nn.softmax(x, axis=-1)", &[]);
         assert_eq!(a["route"], "L0");
         assert!(a["evidence"].as_str().unwrap().contains("R.nn.softmax"), "{a}");
+        // The ops kwb's fast-math pass writes in terms of TVM's: named as themselves.
+        for op in ["R.nn.log_softmax(x, axis=-1)", "R.sigmoid(x)", "R.nn.gelu(x)", "R.nn.gelu_tanh(x)"] {
+            let a = analyse(profile(), None, &fresh, &format!("lv = {op}"), &[]);
+            assert_eq!(a["route"], "L0", "{op}");
+            assert!(a["evidence"].as_str().unwrap().contains(op.split('(').next().unwrap()), "{a}");
+        }
         // Not from a node whose schedules an L0 edit would throw away.
         let scheduled = PathFacts { l1_kernels: vec!["matmul".into()], l2_kernels: vec![], l0_edited: false };
         assert_eq!(analyse(profile(), None, &scheduled, "lv = R.nn.softmax(x, axis=-1)", &[])["route"], "L1");
