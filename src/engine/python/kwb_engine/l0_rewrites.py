@@ -16,6 +16,14 @@ tensor is free in Relax's VM), and the matmul gets the register
 micro-kernel: rows of output channels, vectors of pixels. Converting to
 NHWC instead costs a transpose on each side, which on conv2d_1x1 (64 -> 64
 channels, 28 x 28) was a fifth of the time.
+
+Sub-pixel transposed convolution. TVM lowers a strided conv2d_transpose to
+a convolution over the input dilated with zeros: at stride 2, three
+products in four are with a zero. Each output phase (row and column modulo
+the stride) reads only its own taps of the kernel, so the whole operator is
+one ordinary convolution with stride^2 times the output channels and
+kernels stride times smaller, whose outputs interleave (a pixel shuffle),
+cropped by the padding.
 """
 
 import tvm
@@ -123,6 +131,52 @@ def fast_math(mod, _ctx):
 
         mod = _rewrite_calls(mod, is_op(op)(x), rewrite)
     return relax.transform.FastMathTransform()(mod)
+
+
+def _subpixel_deconv(call, x, w):
+    """The sub-pixel form of a strided NCHW conv2d_transpose `call`, or the
+    call as is. out[o, s*q + r - p] = sum_j x[q - j] w[r + s*j] per phase r:
+    a correlation with the phase's taps flipped, over x padded by kr - 1."""
+    a = call.attrs
+    xi, wi, oi = getattr(x, "ty", None), getattr(w, "ty", None), getattr(call, "ty", None)
+    shapes = [_static(t.shape) if getattr(t, "shape", None) is not None else None for t in (xi, wi, oi)]
+    if any(sh is None or len(sh) != 4 for sh in shapes):
+        return call
+    (n, ci, h, wd), (_, co, kh, kw), (_, _, ho, wo) = shapes
+    if (a.data_layout, a.kernel_layout, a.out_layout) != ("NCHW", "IOHW", "NCHW") or int(a.groups) != 1 or _ints(a.dilation) != [1, 1]:
+        return call
+    sh, sw = _ints(a.strides)
+    if sh < 2 and sw < 2:
+        return call
+    pt, pl = _ints(a.padding)[:2]
+    rh, rw = -(-kh // sh), -(-kw // sw)  # taps per phase
+    # Rows of phase outputs needed (q = (oy + p) // s), and the input's
+    # bottom padding that yields them.
+    qh, qw = (pt + ho - 1) // sh + 1, (pl + wo - 1) // sw + 1
+    bh, bw = max(0, qh - h), max(0, qw - wd)
+    # Kernel taps padded to a multiple of the stride: [ci, co, rh, sh, rw, sw]
+    # with ky = j * s + r; the phase's taps flipped along j.
+    taps = w if (rh * sh, rw * sw) == (kh, kw) else relax.op.nn.pad(w, [0, 0, 0, 0, 0, rh * sh - kh, 0, rw * sw - kw])
+    taps = relax.op.reshape(taps, (ci, co, rh, sh, rw, sw))
+    taps = relax.op.flip(relax.op.flip(taps, 2), 4)
+    # -> OIHW with the phase in the output channel: [co, sh, sw, ci, rh, rw].
+    weights = relax.op.reshape(relax.op.permute_dims(taps, [1, 3, 5, 0, 2, 4]), (co * sh * sw, ci, rh, rw))
+    phases = relax.op.nn.conv2d(x, weights, padding=[rh - 1, rw - 1, bh, bw], out_dtype=a.out_dtype or xi.dtype)
+    gh, gw = h + bh, wd + bw
+    shuffled = relax.op.reshape(relax.op.permute_dims(relax.op.reshape(phases, (n, co, sh, sw, gh, gw)), [0, 1, 4, 2, 5, 3]), (n, co, gh * sh, gw * sw))
+    return relax.op.strided_slice(shuffled, axes=[2, 3], begin=[pt, pl], end=[pt + ho, pl + wo])
+
+
+@tvm.transform.module_pass(opt_level=0, name="kwb.SubpixelDeconv")
+def subpixel_deconv(mod, _ctx):
+    """Every strided, ungrouped NCHW conv2d_transpose becomes one conv2d over
+    all output phases, interleaved and cropped."""
+    x, w = wildcard(), wildcard()
+
+    def rewrite(call, matches):
+        return _subpixel_deconv(call, matches[x], matches[w])
+
+    return _rewrite_calls(mod, is_op("relax.nn.conv2d_transpose")(x, w), rewrite)
 
 
 @tvm.transform.module_pass(opt_level=0, name="kwb.PointwiseConvAsMatmul")

@@ -230,6 +230,12 @@ L0_PASSES = [
     ("fold-constants", "fold constant subexpressions at compile time", lambda: relax.transform.FoldConstant()),
     ("pointwise-matmul", "compute a 1x1 NCHW convolution as a matmul over reshaped views of its input and weights (no layout change): "
      "the register tile takes rows of output channels and vectors of pixels", lambda: l0_rewrites.pointwise_conv_as_matmul),
+    ("subpixel-deconv-nhwc", "compute a strided conv2d_transpose as one convolution over every output phase (stride^2 times the channels, "
+     "kernels stride times smaller, no products with the zeros of a dilated input), interleaved and cropped; that convolution in NHWC/HWIO for the register tile",
+     lambda: tvm.transform.Sequential([l0_rewrites.subpixel_deconv, relax.transform.ConvertLayout({"relax.nn.conv2d": ["NHWC", "HWIO"]})])),
+    ("subpixel-deconv", "compute a strided conv2d_transpose as one convolution over every output phase (stride^2 times the channels, "
+     "kernels stride times smaller, no products with the zeros of a dilated input), interleaved and cropped",
+     lambda: l0_rewrites.subpixel_deconv),
     ("nhwc-hwio", "convert conv2d to NHWC activations and HWIO weights, so the output channels are innermost in both the output and the weights: "
      "a register tile vectorizes over them with contiguous weight loads", lambda: relax.transform.ConvertLayout({"relax.nn.conv2d": ["NHWC", "HWIO"]})),
     ("nhwc", "convert conv2d to NHWC activations and OHWI weights, so the channel axis is innermost and vectorizable", lambda: relax.transform.ConvertLayout({"relax.nn.conv2d": ["NHWC", "OHWI"]})),
