@@ -269,3 +269,26 @@ async fn a_transposed_convolution_is_computed_phase_by_phase_without_the_zeros()
     let speedup = r.speedup_median.expect("timed");
     assert!(speedup > 10.0, "the sub-pixel convolution is only {speedup:.2}x TVM's default build");
 }
+
+/// An L0 move is offered only where it does what its name says: no layout
+/// move on a graph without a convolution (ConvertLayout would only rewrite
+/// softmax's axis=-1 as axis=1), no sub-pixel move without a transposed
+/// convolution (it would be the NHWC move under another name).
+#[tokio::test]
+async fn graph_moves_are_offered_only_where_they_apply() {
+    let ev = common::evaluator(common::quick_opts()).await;
+    let set = common::tasks();
+    let names = |task: &str| {
+        let l0 = set.get(task).unwrap().reference_text().unwrap();
+        let engine = ev.engine.clone();
+        async move {
+            let out = engine.run(kwb::engine::Job::new("l0_moves", json!({"l0": l0}), Duration::from_secs(120))).await.unwrap().result;
+            out["moves"].as_array().unwrap().iter().map(|m| m["name"].as_str().unwrap().to_string()).collect::<Vec<_>>()
+        }
+    };
+    assert_eq!(names("softmax").await, ["fast-math"]);
+    let conv = names("conv_bn_relu").await;
+    assert!(conv.contains(&"nhwc-hwio".to_string()) && !conv.iter().any(|n| n.starts_with("subpixel")), "{conv:?}");
+    let deconv = names("conv_transpose2d").await;
+    assert_eq!(deconv[..2], ["subpixel-deconv-nhwc", "subpixel-deconv"], "{deconv:?}");
+}

@@ -222,6 +222,33 @@ def _row_fusion(blocks):
     return lines
 
 
+def _then(first, second):
+    """`first`, then `second` on its result; the module as it was when
+    `first` changes nothing, so a move named for `first` is offered only
+    where it applies (not as `second` under another name)."""
+
+    def run(mod):
+        changed = first(mod)
+        return mod if _same(changed, mod) else second(changed)
+
+    return run
+
+
+def _with_conv2d(layout_pass):
+    """A layout pass for graphs with a conv2d: elsewhere ConvertLayout only
+    rewrites attributes (softmax's axis=-1 as axis=1), a move that changes
+    nothing but would cost a trial."""
+
+    def run(mod):
+        return layout_pass(mod) if "R.nn.conv2d(" in pipeline.script(mod) else mod
+
+    return run
+
+
+def _same(a, b):
+    return tvm.ir.structural_equal(a, b) if hasattr(tvm.ir, "structural_equal") else a.script() == b.script()
+
+
 L0_PASSES = [
     ("fast-math", "compute exp, softmax, erf and tanh with TVM's vectorizable polynomial approximations (topi fast_exp and its kin) "
      "instead of a libm call per element, after writing log_softmax, sigmoid and the GELUs in terms of them; "
@@ -232,13 +259,13 @@ L0_PASSES = [
      "the register tile takes rows of output channels and vectors of pixels", lambda: l0_rewrites.pointwise_conv_as_matmul),
     ("subpixel-deconv-nhwc", "compute a strided conv2d_transpose as one convolution over every output phase (stride^2 times the channels, "
      "kernels stride times smaller, no products with the zeros of a dilated input), interleaved and cropped; that convolution in NHWC/HWIO for the register tile",
-     lambda: tvm.transform.Sequential([l0_rewrites.subpixel_deconv, relax.transform.ConvertLayout({"relax.nn.conv2d": ["NHWC", "HWIO"]})])),
+     lambda: _then(l0_rewrites.subpixel_deconv, relax.transform.ConvertLayout({"relax.nn.conv2d": ["NHWC", "HWIO"]}))),
     ("subpixel-deconv", "compute a strided conv2d_transpose as one convolution over every output phase (stride^2 times the channels, "
      "kernels stride times smaller, no products with the zeros of a dilated input), interleaved and cropped",
      lambda: l0_rewrites.subpixel_deconv),
     ("nhwc-hwio", "convert conv2d to NHWC activations and HWIO weights, so the output channels are innermost in both the output and the weights: "
-     "a register tile vectorizes over them with contiguous weight loads", lambda: relax.transform.ConvertLayout({"relax.nn.conv2d": ["NHWC", "HWIO"]})),
-    ("nhwc", "convert conv2d to NHWC activations and OHWI weights, so the channel axis is innermost and vectorizable", lambda: relax.transform.ConvertLayout({"relax.nn.conv2d": ["NHWC", "OHWI"]})),
+     "a register tile vectorizes over them with contiguous weight loads", lambda: _with_conv2d(relax.transform.ConvertLayout({"relax.nn.conv2d": ["NHWC", "HWIO"]}))),
+    ("nhwc", "convert conv2d to NHWC activations and OHWI weights, so the channel axis is innermost and vectorizable", lambda: _with_conv2d(relax.transform.ConvertLayout({"relax.nn.conv2d": ["NHWC", "OHWI"]}))),
     ("combine-matmuls", "combine parallel matmuls that share their left operand into one larger matmul", lambda: relax.transform.CombineParallelMatmul()),
     ("fuse-transpose-matmul", "fold a transpose into the matmul that consumes it", lambda: relax.transform.FuseTransposeMatmul()),
     ("simplify", "canonicalize bindings and drop dead code (redundant reshapes and transposes)", lambda: tvm.transform.Sequential([relax.transform.CanonicalizeBindings(), relax.transform.DeadCodeElimination()])),
@@ -254,7 +281,7 @@ def l0_moves(args):
             new = make()(mod)
         except Exception:
             continue
-        if tvm.ir.structural_equal(new, mod) if hasattr(tvm.ir, "structural_equal") else new.script() == mod.script():
+        if _same(new, mod):
             continue
         try:
             # A layout TVM's operator library cannot lower (a grouped
