@@ -204,6 +204,36 @@ def _apply_trace(mod, kernel, steps):
     return sch.mod, str(sch.trace)
 
 
+def _gathered_bytes(mod):
+    """{param name: bytes a gather reads of it} for each parameter of `main`
+    whose only use is as the table of `take`: an embedding reads the rows
+    its indices pick, not the whole table, and counting the table would
+    put its roofline above what the kernel has to move."""
+    import numpy as np
+
+    func = mod["main"]
+    params = {p.name: p for p in func.params}
+    uses, reads = {}, {}
+
+    def visit(e):
+        if isinstance(e, relax.Call):
+            for i, a in enumerate(e.args):
+                if isinstance(a, relax.Var) and a.name in params:
+                    uses[a.name] = uses.get(a.name, 0) + 1
+                    if i == 0 and getattr(e.op, "name", "") == "relax.take":
+                        table, idx = getattr(a, "ty", None), getattr(e.args[1], "ty", None)
+                        try:
+                            shape, axis = [int(d) for d in table.shape], int(e.attrs.axis) if e.attrs.axis is not None else None
+                            picked = int(np.prod([int(d) for d in idx.shape]))
+                        except (TypeError, ValueError, AttributeError):
+                            continue
+                        row = int(np.prod(shape)) // shape[axis] if axis is not None else 1
+                        reads[a.name] = reads.get(a.name, 0) + picked * row * np.dtype(str(table.dtype)).itemsize
+
+    relax.analysis.post_order_visit(func.body, visit)
+    return {name: b for name, b in reads.items() if uses.get(name) == 1}
+
+
 def size(args):
     """Job `size`: FLOPs (TVM's estimate over the lowered kernels), compulsory
     bytes moved (arguments in, outputs out) and parameter count."""
@@ -226,7 +256,8 @@ def size(args):
             pass
     spec = args["args_spec"]
     nbytes = lambda shape, dtype: int(np.prod(shape)) * np.dtype(dtype).itemsize  # noqa: E731
-    moved = sum(nbytes(a["shape"], a["dtype"]) for a in spec)
+    gathered = _gathered_bytes(mod)
+    moved = sum(min(gathered.get(a["name"], nbytes(a["shape"], a["dtype"])), nbytes(a["shape"], a["dtype"])) for a in spec)
     moved += sum(nbytes(o["shape"], o["dtype"]) for o in args.get("outputs", []))
     params = sum(int(np.prod(a["shape"])) for a in spec if a.get("role") == "param")
     return {"flops": flops, "bytes_moved": moved, "params": params, "kernels": len(kernels_of(l1)), "tvm_s": 0.0}
