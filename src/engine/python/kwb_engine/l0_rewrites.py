@@ -75,10 +75,6 @@ def _rewrite_calls(mod, pattern, rewrite):
     return out
 
 
-def _const(value, dtype):
-    return relax.const(value, dtype)
-
-
 def _log_softmax(call, x):
     """x - max - log(sum(exp(x - max))), with max and the sum per row."""
     axis = [int(call.attrs.axis)]
@@ -92,23 +88,23 @@ def _sigmoid(_call, x):
     polynomial, so large |x| saturates where 1 / (1 + exp(-x)) would
     overflow."""
     d = x.ty.dtype
-    half = _const(0.5, d)
+    half = relax.const(0.5, d)
     return relax.op.add(relax.op.multiply(relax.op.tanh(relax.op.multiply(x, half)), half), half)
 
 
 def _gelu(_call, x):
     """x (1 + erf(x / sqrt 2)) / 2, as TVM's own legalization writes it."""
     d = x.ty.dtype
-    erf = relax.op.erf(relax.op.multiply(x, _const(0.5 ** 0.5, d)))
-    return relax.op.multiply(relax.op.multiply(x, _const(0.5, d)), relax.op.add(_const(1.0, d), erf))
+    erf = relax.op.erf(relax.op.multiply(x, relax.const(0.5 ** 0.5, d)))
+    return relax.op.multiply(relax.op.multiply(x, relax.const(0.5, d)), relax.op.add(relax.const(1.0, d), erf))
 
 
 def _gelu_tanh(_call, x):
     """x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3))) / 2."""
     d = x.ty.dtype
     cube = relax.op.multiply(relax.op.multiply(x, x), x)
-    inner = relax.op.multiply(_const((2.0 / 3.141592653589793) ** 0.5, d), relax.op.add(x, relax.op.multiply(_const(0.044715, d), cube)))
-    return relax.op.multiply(relax.op.multiply(x, _const(0.5, d)), relax.op.add(_const(1.0, d), relax.op.tanh(inner)))
+    inner = relax.op.multiply(relax.const((2.0 / 3.141592653589793) ** 0.5, d), relax.op.add(x, relax.op.multiply(relax.const(0.044715, d), cube)))
+    return relax.op.multiply(relax.op.multiply(x, relax.const(0.5, d)), relax.op.add(relax.const(1.0, d), relax.op.tanh(inner)))
 
 
 # Operators written in terms of exp, erf and tanh before TVM's fast-math pass.
