@@ -30,6 +30,8 @@ pub struct PackOptions {
     pub per_kernel: u32,
     /// Contraction tilings chosen by design per kernel (GPU).
     pub tiled: u32,
+    /// Graph rewrites (L0 moves) as candidates too, each built with the default schedules.
+    pub graph_moves: bool,
     pub seed: u64,
     /// An earlier run's results.json on this device: its measurements train the ranking.
     pub learn_from: Option<Value>,
@@ -68,7 +70,7 @@ pub async fn pack(host: &Evaluator, tasks: &[&Task], opts: &PackOptions) -> Resu
     let manifest = json!({
         "format": 1, "device": opts.device, "target": opts.target, "suite": opts.suite,
         "created_unix_s": unix_now(), "kwb": env!("CARGO_PKG_VERSION"), "tasks": packed,
-        "per_kernel": opts.per_kernel, "tiled": opts.tiled, "seed": opts.seed, "learned_from_earlier_run": opts.learn_from.is_some(),
+        "per_kernel": opts.per_kernel, "tiled": opts.tiled, "graph_moves": opts.graph_moves, "seed": opts.seed, "learned_from_earlier_run": opts.learn_from.is_some(),
         "not_packed": rows.iter().filter(|r| !r["error"].is_null()).cloned().collect::<Vec<_>>(),
     });
     std::fs::write(opts.out.join(MANIFEST), serde_json::to_string_pretty(&manifest)?)?;
@@ -169,7 +171,7 @@ async fn pack_task(host: &Evaluator, task: &Task, opts: &PackOptions) -> Result<
         .engine
         .run(Job::new(
             "gpu_variants",
-            json!({"source": source, "target": opts.target, "count": opts.per_kernel, "tiled": opts.tiled, "seed": opts.seed,
+            json!({"source": source, "target": opts.target, "count": opts.per_kernel, "tiled": opts.tiled, "graph": opts.graph_moves, "seed": opts.seed,
                    "measured": measured, "tried": tried, "keep": keep, "combine": best}),
             Duration::from_secs(900),
         ))
@@ -186,7 +188,7 @@ async fn pack_task(host: &Evaluator, task: &Task, opts: &PackOptions) -> Result<
     for (i, v) in variants.result["variants"].as_array().into_iter().flatten().enumerate() {
         let text = v["l1_module"].as_str().unwrap_or_default();
         let mut built = build(host, task, text, "l1", &opts.target, &dir, &format!("cand-{i}")).await;
-        for k in ["name", "kernel", "trace", "traces", "rationale", "predicted", "trained_on"] {
+        for k in ["name", "kernel", "trace", "traces", "layer", "l0", "rationale", "predicted", "trained_on"] {
             built[k] = v[k].clone();
         }
         // The winner is profiled on the device as the baseline is: its own

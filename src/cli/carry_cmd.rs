@@ -35,6 +35,9 @@ pub struct PackArgs {
     /// Contraction tilings chosen by design per kernel on a GPU (more to explore shapes on the device, 0 for none).
     #[arg(long, default_value_t = 6)]
     tiled: u32,
+    /// Also offer each graph rewrite (L0 move) that applies, the whole graph rewritten and built with the default schedules (`--graph-moves false` for none).
+    #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
+    graph_moves: bool,
     /// Seed of the sampling.
     #[arg(long, default_value_t = 0)]
     seed: u64,
@@ -92,6 +95,7 @@ async fn pack_cmd(ctx: &Workspace, a: PackArgs) -> Result<ExitCode> {
         device: device.name.clone(),
         per_kernel: a.per_kernel,
         tiled: a.tiled,
+        graph_moves: a.graph_moves,
         seed: a.seed,
         learn_from,
         device_python: a.device_python,

@@ -17,7 +17,7 @@ import time
 
 import tvm
 
-from . import errors, gpu_tiling, pipeline, space
+from . import errors, gpu_tiling, gpu_window, moves, pipeline, space
 from .errors import JobError, first_line
 
 
@@ -145,7 +145,8 @@ def _threads_per_block(func):
 def variants(args):
     """Job `gpu_variants`: {source (L0 text), target, count, seed,
     measured: {kernel: [{trace, seconds}]}, tried: {kernel: [trace]},
-    keep: {kernel: [trace]}, combine?: {kernel: trace}, kernels?: [names], tiled?: count, split_k?: count} -> {l1_default,
+    keep: {kernel: [trace]}, combine?: {kernel: trace}, kernels?: [names], tiled?: count, split_k?: count,
+    graph?: bool} -> {l1_default,
     kernels, variants: [{name, kernel, trace, rationale, predicted, l1_module}], refused: [...]}.
 
     `count` schedules per kernel; each variant is the default (dlight) L1
@@ -190,6 +191,10 @@ def variants(args):
                                             int(args.get("split_k", gpu_tiling.SPLIT_K_TILINGS)))
             except Exception as e:  # a contraction this cannot tile is left to the sampler
                 refused.append({"kernel": kernel, "name": "tile by design", "reason": first_line(e)})
+            try:
+                designed += gpu_window.moves(func, kernel, target)
+            except Exception as e:  # a kernel this family cannot shape keeps the others
+                refused.append({"kernel": kernel, "name": "one thread per output", "reason": first_line(e)})
         kept = [{"name": f"kept-{i + 1}", "trace": t, "predicted": None,
                  "rationale": f"the winner of an earlier run on this device for `{kernel}`, measured again beside new samples"}
                 for i, t in enumerate(keep.get(kernel) or [])]
@@ -211,11 +216,38 @@ def variants(args):
                         "rationale": move["rationale"].replace("design space", f"design space for {target.kind.name}"),
                         "predicted": move.get("predicted"), "l1_module": pipeline.script(cand),
                         "trained_on": got["trained_on"]})
+    if args.get("graph"):
+        out[:0] = _graph_variants(mod, target, refused)
     combined = _combined(default, bare, args.get("combine") or {}, target, refused)
     if combined is not None:
         out.insert(0, combined)
     return {"l1_default": pipeline.script(default), "kernels": sorted(scheduled), "variants": out, "refused": refused,
             "tvm_s": time.perf_counter() - t0}
+
+
+def _graph_variants(mod, target, refused):
+    """Each L0 move that changes the graph `mod`, lowered with the default
+    schedules (dlight's on a GPU): a rewrite that changes which kernels
+    there are (a normalization in one kernel instead of five, fast math)
+    is a candidate of its own, checked and timed like the others."""
+    out = []
+    for name, rationale, make in moves.L0_PASSES:
+        try:
+            new = make()(mod)
+            if moves.same_module(new, mod) or not moves.round_trips(pipeline.script(new)):
+                continue
+            cand = pipeline.lower(new, target)
+            if is_gpu(target):
+                check_legal(cand, target)
+        except JobError as e:
+            refused.append({"kernel": None, "name": f"l0-{name}", "reason": e.message})
+            continue
+        except Exception as e:  # a rewrite TVM cannot lower for this target is not offered
+            refused.append({"kernel": None, "name": f"l0-{name}", "reason": first_line(e)})
+            continue
+        out.append({"name": f"l0-{name}", "kernel": None, "trace": None, "layer": "l0", "l0": pipeline.script(new),
+                    "rationale": f"graph rewrite: {rationale}", "predicted": None, "l1_module": pipeline.script(cand), "trained_on": 0})
+    return out
 
 
 def _combined(default, bare, combine, target, refused):

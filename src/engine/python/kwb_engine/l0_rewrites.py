@@ -24,6 +24,12 @@ the stride) reads only its own taps of the kernel, so the whole operator is
 one ordinary convolution with stride^2 times the output channels and
 kernels stride times smaller, whose outputs interleave (a pixel shuffle),
 cropped by the padding.
+
+Top-1 as a reduction. torch.max(x, dim) imports as `topk` with k = 1,
+which TVM lowers to a sort (an extern on the CPU; on a GPU a sort per row,
+18 ms for 4096 rows of 16384 on an H200). The largest element and its
+index are a max and an argmax reduction: one pass, vectorized, and the
+index dropped where nothing reads it.
 """
 
 import tvm
@@ -186,3 +192,36 @@ def pointwise_conv_as_matmul(mod, _ctx):
         return _pointwise_as_matmul(call, matches[x], matches[w])
 
     return _rewrite_calls(mod, pattern, rewrite)
+
+
+def _top1(call, x):
+    """topk(x, k=1) as (max, argmax) (min, argmin for the smallest),
+    keeping the reduced axis; `call` as is for any other k."""
+    a = call.attrs
+    if int(a.k) != 1 or not _float_tensor(x):
+        return call
+    axis = [int(a.axis)]
+    largest = bool(a.largest)
+    values = (relax.op.max if largest else relax.op.min)(x, axis=axis, keepdims=True)
+    index = (relax.op.argmax if largest else relax.op.argmin)(x, axis=int(a.axis), keepdims=True)
+    if str(a.dtype) != "int64":
+        index = relax.op.astype(index, str(a.dtype))
+    kind = str(a.ret_type)
+    if kind == "values":
+        return values
+    if kind == "indices":
+        return index
+    return relax.Tuple([values, index])
+
+
+@tvm.transform.module_pass(opt_level=0, name="kwb.Top1AsReduction")
+def top1_as_reduction(mod, _ctx):
+    """Every topk with k = 1 as a max (or min) and an arg-reduction, the
+    parts nothing reads dropped."""
+    x = wildcard()
+
+    def rewrite(call, matches):
+        return _top1(call, matches[x])
+
+    new = _rewrite_calls(mod, is_op("relax.topk")(x), rewrite)
+    return new if new.same_as(mod) else relax.transform.DeadCodeElimination()(new)

@@ -12,6 +12,7 @@ bound. Anything else is refused with its line, column and the rule broken.
 
 import ast
 import builtins
+import functools
 import types
 
 from . import errors
@@ -83,6 +84,9 @@ def _trusted_object(obj):
         return obj.__name__.startswith(_TRUSTED_MODULES)
     if isinstance(obj, (int, float, str, bool, type(None))):
         return True
+    if isinstance(obj, functools.partial):
+        # T.alloc_shared and its kin: TVM's own function with arguments bound.
+        return _trusted_object(obj.func) and all(_trusted_object(a) for a in list(obj.args) + list(obj.keywords.values()))
     mod = getattr(obj, "__module__", None) or getattr(type(obj), "__module__", "") or ""
     return mod.startswith(("tvm", "tvm_ffi"))
 
