@@ -106,7 +106,8 @@ async fn a_pooling_gets_one_thread_per_output_instead_of_a_block() {
 }
 
 /// torch.max over an axis imports as a sort-based topk; on a GPU that is a
-/// sort per row. The rewrite makes it a max reduction with no sort kernels.
+/// sort per row. The rewrite makes it a max reduction with no sort kernels,
+/// and a block of threads per row.
 #[tokio::test]
 async fn a_top1_on_the_gpu_is_a_reduction_not_a_sort() {
     let engine = common::engine(1).await;
@@ -121,4 +122,9 @@ async fn a_top1_on_the_gpu_is_a_reduction_not_a_sort() {
     // TVM's CUDA topk is a sort in stages: seven kernels here.
     assert!(default.contains("topk_kernel") && kernels(&default) >= 5, "the default build sorts: {} kernels", kernels(&default));
     assert!(!max.contains("topk") && kernels(&max) <= 2, "{max}");
+    // dlight leaves a max to one thread per row; the design after the
+    // rewrite gives each row a block that combines its threads' maxima.
+    let rows = variant(&v, "l0-top1-as-max+max-rows-256");
+    let src = cuda_source(&engine, &rows["l1_module"], &spec, "top1-rows").await;
+    assert!(src.contains("__shfl_down_sync") && src.contains("__launch_bounds__(256) max_kernel"), "{src}");
 }

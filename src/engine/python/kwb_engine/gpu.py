@@ -192,7 +192,7 @@ def variants(args):
             except Exception as e:  # a contraction this cannot tile is left to the sampler
                 refused.append({"kernel": kernel, "name": "tile by design", "reason": first_line(e)})
             try:
-                designed += gpu_window.moves(func, kernel, target)
+                designed += gpu_window.moves(func, kernel, target) + gpu_window.row_moves(func, kernel, target)
             except Exception as e:  # a kernel this family cannot shape keeps the others
                 refused.append({"kernel": kernel, "name": "one thread per output", "reason": first_line(e)})
         kept = [{"name": f"kept-{i + 1}", "trace": t, "predicted": None,
@@ -245,8 +245,36 @@ def _graph_variants(mod, target, refused):
         except Exception as e:  # a rewrite TVM cannot lower for this target is not offered
             refused.append({"kernel": None, "name": f"l0-{name}", "reason": first_line(e)})
             continue
-        out.append({"name": f"l0-{name}", "kernel": None, "trace": None, "layer": "l0", "l0": pipeline.script(new),
+        text = pipeline.script(new)
+        out.append({"name": f"l0-{name}", "kernel": None, "trace": None, "layer": "l0", "l0": text,
                     "rationale": f"graph rewrite: {rationale}", "predicted": None, "l1_module": pipeline.script(cand), "trained_on": 0})
+        out += _designed_after(name, text, new, cand, target, refused)
+    return out
+
+
+def _designed_after(move, text, mod, default, target, refused):
+    """The rewritten graph `mod` with one of its kernels given the first
+    schedule a design family offers it, per kernel that has one: a graph
+    rewrite can make a kernel (a max where there was a sort) that dlight
+    schedules badly."""
+    if not is_gpu(target):
+        return []
+    out = []
+    for kernel, func in sorted(pipeline.kernels_of(lower_unscheduled(mod, target)).items()):
+        try:
+            designs = (gpu_window.moves(func, kernel, target, 1) + gpu_window.row_moves(func, kernel, target, 1))[:1]
+            for d in designs:
+                sch = space._replay(tvm.IRModule({kernel: func}), kernel, d["trace"])
+                cand = tvm.IRModule(dict(default.functions.items()), attrs=default.attrs)
+                cand[cand.get_global_var(kernel)] = sch.mod[kernel].with_attr("tir.is_scheduled", True)
+                check_legal(cand, target)
+                out.append({"name": f"l0-{move}+{kernel}-{d['name']}", "kernel": None, "trace": None, "layer": "l0", "l0": text,
+                            "rationale": f"graph rewrite `{move}`, then `{kernel}` scheduled by design: {d['rationale']}",
+                            "predicted": None, "l1_module": pipeline.script(cand), "trained_on": 0})
+        except JobError as e:
+            refused.append({"kernel": kernel, "name": f"l0-{move}+design", "reason": e.message})
+        except Exception as e:
+            refused.append({"kernel": kernel, "name": f"l0-{move}+design", "reason": first_line(e)})
     return out
 
 

@@ -1,4 +1,4 @@
-"""GPU schedules for kernels that reduce a small window per output.
+"""GPU schedules for reductions dlight leaves to its fallback.
 
 A pooling (avg_pool2d: each output sums a 3x3 window, then divides) is a
 reduction to dlight, and its general-reduction rule gives every output a
@@ -12,6 +12,13 @@ loops fused and split over blocks of T threads, each producer computed in
 the thread that consumes it (its window summed serially, in registers),
 consecutive threads writing consecutive outputs. Offered for a few block
 sizes; the device's measurement chooses.
+
+The other end: a long row reduced to one value (a max over 16384 values
+per row) that dlight's reduction rule does not take (it takes sum, not
+max) falls back to one thread per row, 8.5 ms for 4096 rows on the H200.
+There each row gets a block: the row split over its threads, each thread
+reducing a strided slice, the partial values combined across the block
+(TVM's cross-thread reduction), the epilogue on one thread.
 """
 
 import math
@@ -24,6 +31,9 @@ MAX_WINDOW = 64
 # Outputs below this are too few to fill a GPU with one thread each.
 MIN_OUTPUTS = 1 << 15
 THREADS = (256, 128, 512)
+# A row at least this long is reduced by a block of threads.
+MIN_ROW = 1024
+ROW_THREADS = (256, 512)
 SPATIAL, REDUCE = 0, 2
 
 
@@ -89,4 +99,47 @@ def moves(func, kernel, target, count=3):
         why = (f"one thread per output of `{out_name}` ({math.prod(spatial)} outputs, blocks of {threads}): "
                f"each thread sums its window of at most {window} values in registers, where dlight gives every output a block")
         out.append({"name": f"window-{threads}", "rationale": why, "trace": lines})
+    return out
+
+
+def _row_shape(func, kernel):
+    """(the block's name, its spatial extents, its reduction extents) for a
+    kernel that is one long reduction alone, spatial axes first; None
+    otherwise."""
+    blocks = _blocks(func, kernel)
+    if len(blocks) != 1:
+        return None
+    kinds = [int(iv.iter_type) for iv in blocks[0].iter_vars]
+    extents = [int(iv.dom.extent) for iv in blocks[0].iter_vars]
+    if not set(kinds) <= {SPATIAL, REDUCE} or kinds != sorted(kinds) or SPATIAL not in kinds:
+        return None
+    rows = [e for e, k in zip(extents, kinds) if k == REDUCE]
+    if math.prod(rows) < MIN_ROW:
+        return None
+    return blocks[0].name_hint, [e for e, k in zip(extents, kinds) if k == SPATIAL], rows
+
+
+def row_moves(func, kernel, target, count=2):
+    """Up to `count` block-per-row traces for `kernel`: [{name, rationale,
+    trace}]; [] unless it is one long reduction alone."""
+    del target
+    found = _row_shape(func, kernel)
+    if found is None:
+        return []
+    name, spatial, rows = found
+    s_loops = [f"s{i}" for i in range(len(spatial))]
+    r_loops = [f"r{i}" for i in range(len(rows))]
+    out = []
+    for threads in ROW_THREADS[:count]:
+        lines = [f'red = sch.get_sblock("{name}")',
+                 f"{', '.join(s_loops + r_loops)} = sch.get_loops(red)",
+                 f"row = sch.fuse({', '.join(s_loops)})",
+                 f"k = sch.fuse({', '.join(r_loops)})",
+                 f"ko, ki = sch.split(k, [None, {threads}])",
+                 'sch.bind(row, "blockIdx.x")',
+                 'sch.bind(ki, "threadIdx.x")']
+        why = (f"one block of {threads} threads per row of `{name}` ({math.prod(spatial)} rows of {math.prod(rows)}): "
+               f"each thread reduces a strided slice, the block combines them (where dlight's rule leaves a reduction "
+               f"such as max to one thread per row)")
+        out.append({"name": f"rows-{threads}", "rationale": why, "trace": lines})
     return out

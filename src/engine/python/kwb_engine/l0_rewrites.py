@@ -200,10 +200,17 @@ def _top1(call, x):
     a = call.attrs
     if int(a.k) != 1 or not _float_tensor(x):
         return call
-    axis = [int(a.axis)]
+    shape = _static(x.ty.shape) if getattr(x.ty, "shape", None) is not None else None
+    if shape is None:
+        return call
+    axis = int(a.axis) % len(shape)
+    kept = shape[:axis] + [1] + shape[axis + 1:]
     largest = bool(a.largest)
-    values = (relax.op.max if largest else relax.op.min)(x, axis=axis, keepdims=True)
-    index = (relax.op.argmax if largest else relax.op.argmin)(x, axis=int(a.axis), keepdims=True)
+    # Reduced without keeping the axis, then reshaped (a view): dlight's GPU
+    # reduction rule does not take a reduction that writes x_red[i, 0], and
+    # schedules it one thread per row (8.5 ms against 0.06 on an H200).
+    values = relax.op.reshape((relax.op.max if largest else relax.op.min)(x, axis=[axis]), kept)
+    index = relax.op.reshape((relax.op.argmax if largest else relax.op.argmin)(x, axis=axis), kept)
     if str(a.dtype) != "int64":
         index = relax.op.astype(index, str(a.dtype))
     kind = str(a.ret_type)
