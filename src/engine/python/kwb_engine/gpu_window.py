@@ -45,8 +45,9 @@ def _blocks(func, kernel):
 
 
 def _shape(func, kernel):
-    """(output block's name, its spatial extents, every producer's name),
-    or None when this family does not fit the kernel."""
+    """(output block's name, its spatial extents, [(producer's name,
+    whether it reduces)], the longest reduction), or None when this family
+    does not fit the kernel."""
     blocks = _blocks(func, kernel)
     if len(blocks) < 2:
         return None
