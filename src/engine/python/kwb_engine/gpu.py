@@ -200,12 +200,7 @@ def variants(args):
                 for i, t in enumerate(keep.get(kernel) or [])]
         for move in kept + designed + got["moves"]:
             try:
-                sch = space._replay(tvm.IRModule({kernel: func}), kernel, move["trace"])
-                new_func = sch.mod[kernel].with_attr("tir.is_scheduled", True)
-                cand = tvm.IRModule(dict(default.functions.items()), attrs=default.attrs)
-                cand[cand.get_global_var(kernel)] = new_func
-                if is_gpu(target):
-                    check_legal(cand, target)
+                cand = _with_schedule(default, kernel, func, move["trace"], target)
             except JobError as e:
                 refused.append({"kernel": kernel, "name": move["name"], "reason": e.message})
                 continue
@@ -225,6 +220,17 @@ def variants(args):
             "tvm_s": time.perf_counter() - t0}
 
 
+def _with_schedule(default, kernel, func, trace, target):
+    """`default` with `kernel` replaced by its bare `func` scheduled by
+    `trace`, checked for the GPU's limits on a GPU target."""
+    sch = space._replay(tvm.IRModule({kernel: func}), kernel, trace)
+    cand = tvm.IRModule(dict(default.functions.items()), attrs=default.attrs)
+    cand[cand.get_global_var(kernel)] = sch.mod[kernel].with_attr("tir.is_scheduled", True)
+    if is_gpu(target):
+        check_legal(cand, target)
+    return cand
+
+
 def _graph_variants(mod, target, refused):
     """Each L0 move that changes the graph `mod`, lowered with the default
     schedules (dlight's on a GPU): a rewrite that changes which kernels
@@ -234,7 +240,8 @@ def _graph_variants(mod, target, refused):
     for name, rationale, make in moves.L0_PASSES:
         try:
             new = make()(mod)
-            if moves.same_module(new, mod) or not moves.round_trips(pipeline.script(new)):
+            text = pipeline.script(new)
+            if moves.same_module(new, mod) or not moves.round_trips(text):
                 continue
             cand = pipeline.lower(new, target)
             if is_gpu(target):
@@ -245,7 +252,6 @@ def _graph_variants(mod, target, refused):
         except Exception as e:  # a rewrite TVM cannot lower for this target is not offered
             refused.append({"kernel": None, "name": f"l0-{name}", "reason": first_line(e)})
             continue
-        text = pipeline.script(new)
         out.append({"name": f"l0-{name}", "kernel": None, "trace": None, "layer": "l0", "l0": text,
                     "rationale": f"graph rewrite: {rationale}", "predicted": None, "l1_module": pipeline.script(cand), "trained_on": 0})
         out += _designed_after(name, text, new, cand, target, refused)
@@ -264,10 +270,7 @@ def _designed_after(move, text, mod, default, target, refused):
         try:
             designs = (gpu_window.moves(func, kernel, target, 1) + gpu_window.row_moves(func, kernel, target, 1))[:1]
             for d in designs:
-                sch = space._replay(tvm.IRModule({kernel: func}), kernel, d["trace"])
-                cand = tvm.IRModule(dict(default.functions.items()), attrs=default.attrs)
-                cand[cand.get_global_var(kernel)] = sch.mod[kernel].with_attr("tir.is_scheduled", True)
-                check_legal(cand, target)
+                cand = _with_schedule(default, kernel, func, d["trace"], target)
                 out.append({"name": f"l0-{move}+{kernel}-{d['name']}", "kernel": None, "trace": None, "layer": "l0", "l0": text,
                             "rationale": f"graph rewrite `{move}`, then `{kernel}` scheduled by design: {d['rationale']}",
                             "predicted": None, "l1_module": pipeline.script(cand), "trained_on": 0})
