@@ -11,8 +11,13 @@ use kwb::tasks::TaskSet;
 use std::path::PathBuf;
 use std::time::Duration;
 
+/// KWB_TEST_HOME names another home, with its own device lock: tests can
+/// then run while a long job (a tuning) holds the default home's lock.
 pub fn home() -> PathBuf {
-    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("kwb-home")
+    match std::env::var_os("KWB_TEST_HOME") {
+        Some(h) if !h.is_empty() => PathBuf::from(h),
+        _ => PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("kwb-home"),
+    }
 }
 
 pub fn paths() -> Paths {

@@ -55,13 +55,16 @@ def tiles(rows_extent, cols_extent, lanes, registers):
     return out
 
 
-def trace(block, rows, vecs, lanes, epilogue=None, parallel=False):
+def trace(block, rows, vecs, lanes, epilogue=(), parallel=False):
     """The schedule trace of one micro-kernel over `block` (see moves._blocks
     for its shape). Output spatial loops must come first, then the reduction
     loops; the last spatial axis is the vectorized one, the one before it
-    the rows. An elementwise `epilogue` block that reads the result (a bias
-    add) is computed into the tile's write-back, so the output is written
-    once. None where the block is not of that form."""
+    the rows. The elementwise `epilogue` blocks that follow the result (a
+    bias add, then an activation) are computed into the tile's write-back,
+    in order, so the output is written once. `parallel` runs the outer tiles
+    across cores: it is applied before the reduction's init is split off,
+    since TVM refuses to parallelize over a decomposed reduction. None where
+    the block is not of that form."""
     iters = block["iters"]
     if len(block["loops"]) != len(iters):
         return None
@@ -77,33 +80,47 @@ def trace(block, rows, vecs, lanes, epilogue=None, parallel=False):
     reds = [f"L[{i}]" for i in rd]
     lines += [f"sch.reorder({', '.join(outer + reds + ['ri', 'cm', 'ci'])})",
               'acc = sch.cache_write(b, 0, "global")', "sch.reverse_compute_at(acc, co)"]
-    if epilogue:
-        lines.append(f'sch.reverse_compute_inline(sch.get_sblock("{epilogue}"))')
-    lines += ["sch.unroll(ri)", "sch.unroll(cm)", "sch.vectorize(ci)", f"sch.decompose_reduction(b, {reds[0]})"]
+    for name in epilogue:
+        lines.append(f'sch.reverse_compute_inline(sch.get_sblock("{name}"))')
+    lines += ["sch.unroll(ri)", "sch.unroll(cm)", "sch.vectorize(ci)"]
     if parallel:
-        lines.append(f"sch.parallel({outer[0]})")
+        tiles_outer = outer[:-1]
+        lines.append(f"p = sch.fuse({', '.join(tiles_outer)})" if len(tiles_outer) > 1 else f"p = {tiles_outer[0]}")
+        lines.append("sch.parallel(p)")
+    lines.append(f"sch.decompose_reduction(b, {reds[0]})")
     return lines
 
 
-def moves(main, blocks, target, parallel):
+def moves(main, blocks, target, parallel, applies=lambda lines: True):
     """[(name, rationale, trace)] for the contraction `main`: the best tiles
-    for the target's registers, each with a following elementwise block
-    computed into its write-back, and without."""
+    for the target's registers, each with the elementwise blocks that
+    follow computed into its write-back, and without. The epilogue is the
+    longest chain of following elementwise blocks for which `applies`
+    accepts the trace (a bias add and a ReLU: both, not one)."""
     lanes, registers = isa(target)
     iters = main["iters"]
     sp = [i for i, (t, _) in enumerate(iters) if t == SPATIAL]
     if len(sp) < 2:
         return []
     after = blocks[blocks.index(main) + 1:]
-    epilogues = [b["name"] for b in after if b["iters"] and all(t == SPATIAL for t, _ in b["iters"])][:1]
+    chain = []
+    for b in after:
+        if not b["iters"] or any(t != SPATIAL for t, _ in b["iters"]):
+            break
+        chain.append(b["name"])
     out = []
     for rows, vecs in tiles(iters[sp[-2]][1], iters[sp[-1]][1], lanes, registers)[:3]:
         name = f"micro{rows}x{vecs * lanes}{'-par' if parallel else ''}"
         why = (f"micro-kernel: a {rows} x {vecs * lanes} tile of `{main['name']}`'s outputs ({rows * vecs} vector accumulators of "
                f"{lanes} lanes, sized to {registers} vector registers) stays in registers across the whole reduction")
         why += "; outer loop across cores" if parallel else ""
-        for epi in epilogues + [None]:
-            lines = trace(main, rows, vecs, lanes, epi, parallel)
-            if lines:
-                out.append((name + ("-epilogue" if epi else ""), why + (f"; `{epi}` applied as the tile is written back" if epi else ""), lines))
+        for n in range(len(chain), 0, -1):
+            lines = trace(main, rows, vecs, lanes, chain[:n], parallel)
+            if lines and applies(lines):
+                names = ", ".join(f"`{e}`" for e in chain[:n])
+                out.append((name + "-epilogue", why + f"; {names} applied as the tile is written back", lines))
+                break
+        lines = trace(main, rows, vecs, lanes, (), parallel)
+        if lines:
+            out.append((name, why, lines))
     return out

@@ -8,7 +8,7 @@ move is tried here before it is offered, so none fails to apply."""
 import tvm
 from tvm import relax, s_tir
 
-from . import l0_rewrites, microkernel, norm_rewrite, pipeline, rows, text_policy
+from . import l0_rewrites, machine, microkernel, norm_rewrite, pipeline, rows, text_policy
 from .microkernel import REDUCE, SPATIAL
 
 
@@ -156,8 +156,10 @@ def l1_moves(args):
     for name, why, lines in ([] if contraction else row_moves):
         add(name, why, lines)
     if main is not None and target is not None and target.kind.name == "llvm":
-        for par in ([True, False] if big else [False]):
-            for name, why, lines in microkernel.moves(main, blocks, target, par):
+        # Across cores only where TVM's runtime has more than one thread:
+        # on one, the parallel launch is pure overhead.
+        for par in ([True, False] if big and machine.tvm_threads() > 1 else [False]):
+            for name, why, lines in microkernel.moves(main, blocks, target, par, lambda lines: _try(mod, kernel, lines)):
                 add(name, why, lines)
     if main is not None and len([i for i in main["iters"] if i[0] == SPATIAL]) >= 1 and len(main["iters"]) >= 3:
         for vec, tile, dec, cache in [(16, 4, True, False), (16, 8, True, False), (8, 4, True, False), (32, 2, True, False), (16, 4, False, False), (16, 4, True, True)]:
