@@ -111,6 +111,10 @@ pub fn analyse(mut profile: Value, machine: Option<&Machine>, facts: &PathFacts,
     if has_nchw_conv && l0_open {
         routes.push((Layer::L0, "layout".into(), "conv2d runs in NCHW: channels are not the innermost, vectorizable axis".into()));
     }
+    // After the layout route: a layout move carries this rewrite too.
+    if l0_open && l0_text.contains("R.nn.batch_norm(") {
+        routes.push((Layer::L0, "a batch norm's passes".into(), "`R.nn.batch_norm` decomposes into four passes over the tensor, one a division per element".into()));
+    }
     if !top_name.is_empty() && !facts.l1_kernels.contains(&top_name) {
         let loops = format!(
             "{} parallel, {} vectorized loops of {}",
@@ -234,6 +238,16 @@ mod tests {
         assert_eq!(a["route"], "L0");
         assert_eq!(a["bottleneck"], "a sort for a maximum");
         assert_eq!(analyse(profile(), None, &fresh, r#"lv = R.topk(x, k=3, axis=-1, ret_type="both")"#, &[])["route"], "L1");
+    }
+
+    #[test]
+    fn a_batch_norm_goes_to_the_graph_layer_after_a_layout_change() {
+        let fresh = PathFacts { l1_kernels: vec![], l2_kernels: vec![], l0_edited: false };
+        let bn = "lv = R.nn.batch_norm(x, g, b, m, v, axis=1)";
+        assert_eq!(analyse(profile(), None, &fresh, bn, &[])["bottleneck"], "a batch norm's passes");
+        assert_eq!(analyse(profile(), None, &fresh, &format!("R.nn.conv2d(x, w)\n{bn}"), &[])["bottleneck"], "layout");
+        let edited = PathFacts { l1_kernels: vec![], l2_kernels: vec![], l0_edited: true };
+        assert_eq!(analyse(profile(), None, &edited, bn, &[])["route"], "L1");
     }
 
     #[test]

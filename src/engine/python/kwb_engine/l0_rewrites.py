@@ -30,6 +30,15 @@ which TVM lowers to a sort (an extern on the CPU; on a GPU a sort per row,
 18 ms for 4096 rows of 16384 on an H200). The largest element and its
 index are a max and an argmax reduction: one pass, vectorized, and the
 index dropped where nothing reads it.
+
+Batch norm as a scale and a shift. In inference a batch norm is
+(x - mean) / sqrt(var + eps) * gamma + beta with every statistic per
+channel. TVM decomposes it as written: four passes over the whole tensor,
+one of them a division per element (batch_norm at 28 x 28 x 64: 0.025 ms
+against PyTorch's 0.019). Per channel, scale = gamma / sqrt(var + eps) and
+shift = beta - mean * scale are a few dozen values; the tensor then takes
+one multiply-add per element, which fuses into a convolution's epilogue.
+PyTorch's own CPU kernel computes it this way.
 """
 
 import tvm
@@ -232,3 +241,41 @@ def top1_as_reduction(mod, _ctx):
 
     new = _rewrite_calls(mod, is_op("relax.topk")(x), rewrite)
     return new if new.same_as(mod) else relax.transform.DeadCodeElimination()(new)
+
+
+def _scale_shift(call, x, gamma, beta, mean, var):
+    """An inference batch_norm `call` as x * scale + shift with per-channel
+    scale and shift, in the operator's (output, mean, var) tuple; `call` as
+    is in training mode or where a shape is not static."""
+    a = call.attrs
+    if bool(a.training) or not _float_tensor(x):
+        return call
+    shape = _static(x.ty.shape) if getattr(x.ty, "shape", None) is not None else None
+    if shape is None:
+        return call
+    axis = int(a.axis) % len(shape)
+    dtype = str(x.ty.dtype)
+    per_channel = [1] * len(shape)
+    per_channel[axis] = shape[axis]
+    scale = relax.op.rsqrt(relax.op.add(var, relax.const(float(a.epsilon), dtype)))
+    if bool(a.scale):
+        scale = relax.op.multiply(gamma, scale)
+    shift = relax.op.negative(relax.op.multiply(mean, scale))
+    if bool(a.center):
+        shift = relax.op.add(beta, shift)
+    y = relax.op.add(relax.op.multiply(x, relax.op.reshape(scale, per_channel)), relax.op.reshape(shift, per_channel))
+    return relax.Tuple([y, mean, var])
+
+
+@tvm.transform.module_pass(opt_level=0, name="kwb.BatchNormAsScaleShift")
+def batch_norm_as_scale_shift(mod, _ctx):
+    """Every inference batch_norm as a per-channel scale and shift."""
+    x, g, b, m, v = wildcard(), wildcard(), wildcard(), wildcard(), wildcard()
+
+    def rewrite(call, matches):
+        return _scale_shift(call, matches[x], matches[g], matches[b], matches[m], matches[v])
+
+    new = _rewrite_calls(mod, is_op("relax.nn.batch_norm")(x, g, b, m, v), rewrite)
+    if new.same_as(mod):
+        return mod
+    return tvm.transform.Sequential([relax.transform.CanonicalizeBindings(), relax.transform.DeadCodeElimination()])(new)

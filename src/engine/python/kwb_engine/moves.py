@@ -236,6 +236,14 @@ def _then(first, second):
     return run
 
 
+def _norm_first(graph_pass):
+    """`graph_pass` after any inference batch norm is written as a scale and
+    a shift: one L0 edit per path, so a layout move that left the norm as
+    four passes with a division could not be followed by the one that
+    folds it into the convolution's epilogue."""
+    return tvm.transform.Sequential([l0_rewrites.batch_norm_as_scale_shift, graph_pass])
+
+
 def _with_conv2d(layout_pass):
     """A layout pass for graphs with a conv2d: elsewhere ConvertLayout only
     rewrites attributes (softmax's axis=-1 as axis=1), a move that changes
@@ -257,6 +265,9 @@ def same_module(a, b):
     return tvm.ir.structural_equal(a, b) if hasattr(tvm.ir, "structural_equal") else a.script() == b.script()
 
 
+# What the graph moves that carry the batch-norm rewrite add to their rationale.
+_NORM = "; any inference batch norm as a per-channel scale and shift, one multiply-add per element that fuses into the convolution's epilogue"
+
 L0_PASSES = [
     ("fast-math", "compute exp, softmax, erf and tanh with TVM's vectorizable polynomial approximations (topi fast_exp and its kin) "
      "instead of a libm call per element, after writing log_softmax, sigmoid and the GELUs in terms of them; "
@@ -269,16 +280,21 @@ L0_PASSES = [
      "the index is dropped where nothing reads it", lambda: l0_rewrites.top1_as_reduction),
     ("fold-constants", "fold constant subexpressions at compile time", lambda: relax.transform.FoldConstant()),
     ("pointwise-matmul", "compute a 1x1 NCHW convolution as a matmul over reshaped views of its input and weights (no layout change): "
-     "the register tile takes rows of output channels and vectors of pixels", lambda: l0_rewrites.pointwise_conv_as_matmul),
+     "the register tile takes rows of output channels and vectors of pixels" + _NORM, lambda: _then(l0_rewrites.pointwise_conv_as_matmul, l0_rewrites.batch_norm_as_scale_shift)),
     ("subpixel-deconv-nhwc", "compute a strided conv2d_transpose as one convolution over every output phase (stride^2 times the channels, "
-     "kernels stride times smaller, no products with the zeros of a dilated input), interleaved and cropped; that convolution in NHWC/HWIO for the register tile",
-     lambda: _then(l0_rewrites.subpixel_deconv, relax.transform.ConvertLayout({"relax.nn.conv2d": ["NHWC", "HWIO"]}))),
+     "kernels stride times smaller, no products with the zeros of a dilated input), interleaved and cropped; that convolution in NHWC/HWIO for the register tile" + _NORM,
+     lambda: _then(l0_rewrites.subpixel_deconv, _norm_first(relax.transform.ConvertLayout({"relax.nn.conv2d": ["NHWC", "HWIO"]})))),
     ("subpixel-deconv", "compute a strided conv2d_transpose as one convolution over every output phase (stride^2 times the channels, "
-     "kernels stride times smaller, no products with the zeros of a dilated input), interleaved and cropped",
-     lambda: l0_rewrites.subpixel_deconv),
+     "kernels stride times smaller, no products with the zeros of a dilated input), interleaved and cropped" + _NORM,
+     lambda: _then(l0_rewrites.subpixel_deconv, l0_rewrites.batch_norm_as_scale_shift)),
     ("nhwc-hwio", "convert conv2d to NHWC activations and HWIO weights, so the output channels are innermost in both the output and the weights: "
-     "a register tile vectorizes over them with contiguous weight loads", lambda: _with_conv2d(relax.transform.ConvertLayout({"relax.nn.conv2d": ["NHWC", "HWIO"]}))),
-    ("nhwc", "convert conv2d to NHWC activations and OHWI weights, so the channel axis is innermost and vectorizable", lambda: _with_conv2d(relax.transform.ConvertLayout({"relax.nn.conv2d": ["NHWC", "OHWI"]}))),
+     "a register tile vectorizes over them with contiguous weight loads" + _NORM,
+     lambda: _with_conv2d(_norm_first(relax.transform.ConvertLayout({"relax.nn.conv2d": ["NHWC", "HWIO"]})))),
+    ("nhwc", "convert conv2d to NHWC activations and OHWI weights, so the channel axis is innermost and vectorizable" + _NORM,
+     lambda: _with_conv2d(_norm_first(relax.transform.ConvertLayout({"relax.nn.conv2d": ["NHWC", "OHWI"]})))),
+    ("bn-scale-shift", "compute an inference batch norm as one multiply-add per element with a per-channel scale and shift "
+     "(gamma / sqrt(var + eps), beta - mean * scale), instead of a subtraction, a division, a multiplication and an addition per element",
+     lambda: l0_rewrites.batch_norm_as_scale_shift),
     ("combine-matmuls", "combine parallel matmuls that share their left operand into one larger matmul", lambda: relax.transform.CombineParallelMatmul()),
     ("fuse-transpose-matmul", "fold a transpose into the matmul that consumes it", lambda: relax.transform.FuseTransposeMatmul()),
     ("simplify", "canonicalize bindings and drop dead code (redundant reshapes and transposes)", lambda: tvm.transform.Sequential([relax.transform.CanonicalizeBindings(), relax.transform.DeadCodeElimination()])),
