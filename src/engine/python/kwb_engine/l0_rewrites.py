@@ -39,6 +39,13 @@ against PyTorch's 0.019). Per channel, scale = gamma / sqrt(var + eps) and
 shift = beta - mean * scale are a few dozen values; the tensor then takes
 one multiply-add per element, which fuses into a convolution's epilogue.
 PyTorch's own CPU kernel computes it this way.
+
+Clip as a max and a min. TVM's layout conversion has no rule for `clip`:
+converting a convolution to NHWC puts a transpose on each side of every
+clip after it, which cuts a hardswish or a ReLU6 off the convolution's
+kernel (conv_bias_hardswish: a second kernel with three transposes).
+`maximum` and `minimum` with a scalar are broadcasts, which it converts;
+the result is the same to the bit.
 """
 
 import tvm
@@ -279,3 +286,38 @@ def batch_norm_as_scale_shift(mod, _ctx):
     if new.same_as(mod):
         return mod
     return tvm.transform.Sequential([relax.transform.CanonicalizeBindings(), relax.transform.DeadCodeElimination()])(new)
+
+
+def _bound(value):
+    """A clip bound as a float, None where it is infinite (no bound)."""
+    v = float(value.value)
+    return None if v in (float("inf"), float("-inf")) else v
+
+
+def _clip(call, x):
+    """clip(x, lo, hi) as minimum(maximum(x, lo), hi), each side only where
+    its bound is finite; `call` as is for a non-float or a symbolic bound."""
+    if not _float_tensor(x):
+        return call
+    try:
+        lo, hi = _bound(call.args[1]), _bound(call.args[2])
+    except (AttributeError, TypeError, ValueError):
+        return call
+    dtype = str(x.ty.dtype)
+    y = x
+    if lo is not None:
+        y = relax.op.maximum(y, relax.const(lo, dtype))
+    if hi is not None:
+        y = relax.op.minimum(y, relax.const(hi, dtype))
+    return y
+
+
+@tvm.transform.module_pass(opt_level=0, name="kwb.ClipAsMaxMin")
+def clip_as_max_min(mod, _ctx):
+    """Every float clip as a maximum and a minimum with scalars."""
+    x = wildcard()
+
+    def rewrite(call, matches):
+        return _clip(call, matches[x])
+
+    return _rewrite_calls(mod, is_op("relax.clip")(x, wildcard(), wildcard()), rewrite)

@@ -55,13 +55,18 @@ def tiles(rows_extent, cols_extent, lanes, registers):
     return out
 
 
-def trace(block, rows, vecs, lanes, epilogue=(), parallel=False):
+def trace(block, rows, vecs, lanes, epilogue=(), parallel=False, after=(), forward=()):
     """The schedule trace of one micro-kernel over `block` (see moves._blocks
     for its shape). Output spatial loops must come first, then the reduction
     loops; the last spatial axis is the vectorized one, the one before it
     the rows. The elementwise `epilogue` blocks that follow the result (a
     bias add, then an activation) are computed into the tile's write-back,
-    in order, so the output is written once. `parallel` runs the outer tiles
+    in order, so the output is written once. The `forward` blocks are inlined into their readers first, so a chain
+    whose blocks read two earlier results (hardswish's x * relu6(x + 3))
+    becomes one expression of the accumulator. The blocks `after` them (one
+    that also reads an earlier result: hardswish's x * relu6(x + 3)) are
+    computed tile by tile under the write-back, while the tile is in cache.
+    `parallel` runs the outer tiles
     across cores: it is applied before the reduction's init is split off,
     since TVM refuses to parallelize over a decomposed reduction. None where
     the block is not of that form."""
@@ -80,8 +85,12 @@ def trace(block, rows, vecs, lanes, epilogue=(), parallel=False):
     reds = [f"L[{i}]" for i in rd]
     lines += [f"sch.reorder({', '.join(outer + reds + ['ri', 'cm', 'ci'])})",
               'acc = sch.cache_write(b, 0, "global")', "sch.reverse_compute_at(acc, co)"]
+    for name in forward:
+        lines.append(f'sch.compute_inline(sch.get_sblock("{name}"))')
     for name in epilogue:
         lines.append(f'sch.reverse_compute_inline(sch.get_sblock("{name}"))')
+    for name in after:
+        lines += [f'e = sch.get_sblock("{name}")', "sch.reverse_compute_at(e, co)", "sch.vectorize(sch.get_loops(e)[-1])"]
     lines += ["sch.unroll(ri)", "sch.unroll(cm)", "sch.vectorize(ci)"]
     if parallel:
         tiles_outer = outer[:-1]
@@ -91,12 +100,15 @@ def trace(block, rows, vecs, lanes, epilogue=(), parallel=False):
     return lines
 
 
-def moves(main, blocks, target, parallel, applies=lambda lines: True):
+def moves(main, blocks, target, parallel, consumers, producers, applies=lambda lines: True):
     """[(name, rationale, trace)] for the contraction `main`: the best tiles
     for the target's registers, each with the elementwise blocks that
-    follow computed into its write-back, and without. The epilogue is the
-    longest chain of following elementwise blocks for which `applies`
-    accepts the trace (a bias add and a ReLU: both, not one)."""
+    follow computed into its write-back, and without. A following block is
+    inlined into the write-back while it is the only reader of the one
+    before it and reads nothing else computed here (a bias add, then a
+    ReLU); from the first that is not, the rest are computed under the tile.
+    `consumers` and `producers` count each block's readers and writers
+    within the kernel; `applies` tells whether a trace schedules."""
     lanes, registers = isa(target)
     iters = main["iters"]
     sp = [i for i, (t, _) in enumerate(iters) if t == SPATIAL]
@@ -108,17 +120,32 @@ def moves(main, blocks, target, parallel, applies=lambda lines: True):
         if not b["iters"] or any(t != SPATIAL for t, _ in b["iters"]):
             break
         chain.append(b["name"])
+    inlined = []
+    for name in chain:
+        before = inlined[-1] if inlined else main["name"]
+        if consumers.get(before) != 1 or producers.get(name) != 1:
+            break
+        inlined.append(name)
+    rest = chain[len(inlined):]
+    # Best first: the whole chain as one expression in the write-back
+    # (where a block reads two earlier results, the ones before the last are
+    # inlined forward); else the inlined part with the rest computed tile by
+    # tile; else the inlined part alone; else shorter inlined prefixes. As
+    # (forward, inlined, tile by tile).
+    epilogues = [(chain[:-1], chain[-1:], ())] if rest else []
+    epilogues += ([((), inlined, rest)] if rest and inlined else []) + [((), inlined[:n], ()) for n in range(len(inlined), 0, -1)]
     out = []
     for rows, vecs in tiles(iters[sp[-2]][1], iters[sp[-1]][1], lanes, registers)[:3]:
         name = f"micro{rows}x{vecs * lanes}{'-par' if parallel else ''}"
         why = (f"micro-kernel: a {rows} x {vecs * lanes} tile of `{main['name']}`'s outputs ({rows * vecs} vector accumulators of "
                f"{lanes} lanes, sized to {registers} vector registers) stays in registers across the whole reduction")
         why += "; outer loop across cores" if parallel else ""
-        for n in range(len(chain), 0, -1):
-            lines = trace(main, rows, vecs, lanes, chain[:n], parallel)
+        for ahead, inline, later in epilogues:
+            lines = trace(main, rows, vecs, lanes, inline, parallel, later, ahead)
             if lines and applies(lines):
-                names = ", ".join(f"`{e}`" for e in chain[:n])
-                out.append((name + "-epilogue", why + f"; {names} applied as the tile is written back", lines))
+                names = ", ".join(f"`{e}`" for e in list(ahead) + list(inline))
+                extra = (f"; then {', '.join(f'`{e}`' for e in later)} computed tile by tile") if later else ""
+                out.append((name + "-epilogue", why + f"; {names} applied as the tile is written back" + extra, lines))
                 break
         lines = trace(main, rows, vecs, lanes, (), parallel)
         if lines:

@@ -147,8 +147,9 @@ def l1_moves(args):
             inline.append(f'sch.compute_inline(sch.get_sblock("{b["name"]}"))')
     target = pipeline.make_target(args["target"]) if args.get("target") else None
     row_moves = []
+    consumers = {b["name"]: len(sch.get_consumers(sch.get_sblock(b["name"]))) for b in blocks}
+    producers = {b["name"]: len(sch.get_producers(sch.get_sblock(b["name"]))) for b in blocks}
     if target is not None and target.kind.name == "llvm":
-        consumers = {b["name"]: len(sch.get_consumers(sch.get_sblock(b["name"]))) for b in blocks}
         row_moves = rows.moves(blocks, consumers, microkernel.isa(target)[0], big)
     # A contraction's outputs share their operands, which register tiles
     # reuse: its row moves come after the tiles. Otherwise they come first.
@@ -159,7 +160,7 @@ def l1_moves(args):
         # Across cores only where TVM's runtime has more than one thread:
         # on one, the parallel launch is pure overhead.
         for par in ([True, False] if big and machine.tvm_threads() > 1 else [False]):
-            for name, why, lines in microkernel.moves(main, blocks, target, par, lambda lines: _try(mod, kernel, lines)):
+            for name, why, lines in microkernel.moves(main, blocks, target, par, consumers, producers, lambda lines: _try(mod, kernel, lines)):
                 add(name, why, lines)
     if main is not None and len([i for i in main["iters"] if i[0] == SPATIAL]) >= 1 and len(main["iters"]) >= 3:
         for vec, tile, dec, cache in [(16, 4, True, False), (16, 8, True, False), (8, 4, True, False), (32, 2, True, False), (16, 4, False, False), (16, 4, True, True)]:
@@ -236,12 +237,13 @@ def _then(first, second):
     return run
 
 
-def _norm_first(graph_pass):
-    """`graph_pass` after any inference batch norm is written as a scale and
-    a shift: one L0 edit per path, so a layout move that left the norm as
-    four passes with a division could not be followed by the one that
-    folds it into the convolution's epilogue."""
-    return tvm.transform.Sequential([l0_rewrites.batch_norm_as_scale_shift, graph_pass])
+def _epilogue_first(layout_pass):
+    """`layout_pass` after any inference batch norm is written as a scale
+    and a shift and any clip as a max and a min, so that both fuse into the
+    convolution's epilogue in the new layout. One L0 edit per path: a layout
+    move that left them as they were could not be followed by one that
+    folds them in."""
+    return tvm.transform.Sequential([l0_rewrites.batch_norm_as_scale_shift, l0_rewrites.clip_as_max_min, layout_pass])
 
 
 def _with_conv2d(layout_pass):
@@ -267,6 +269,7 @@ def same_module(a, b):
 
 # What the graph moves that carry the batch-norm rewrite add to their rationale.
 _NORM = "; any inference batch norm as a per-channel scale and shift, one multiply-add per element that fuses into the convolution's epilogue"
+_CLIP = "; any clip as a max and a min, which the layout conversion carries through (it puts transposes around a clip)"
 
 L0_PASSES = [
     ("fast-math", "compute exp, softmax, erf and tanh with TVM's vectorizable polynomial approximations (topi fast_exp and its kin) "
@@ -282,16 +285,16 @@ L0_PASSES = [
     ("pointwise-matmul", "compute a 1x1 NCHW convolution as a matmul over reshaped views of its input and weights (no layout change): "
      "the register tile takes rows of output channels and vectors of pixels" + _NORM, lambda: _then(l0_rewrites.pointwise_conv_as_matmul, l0_rewrites.batch_norm_as_scale_shift)),
     ("subpixel-deconv-nhwc", "compute a strided conv2d_transpose as one convolution over every output phase (stride^2 times the channels, "
-     "kernels stride times smaller, no products with the zeros of a dilated input), interleaved and cropped; that convolution in NHWC/HWIO for the register tile" + _NORM,
-     lambda: _then(l0_rewrites.subpixel_deconv, _norm_first(relax.transform.ConvertLayout({"relax.nn.conv2d": ["NHWC", "HWIO"]})))),
+     "kernels stride times smaller, no products with the zeros of a dilated input), interleaved and cropped; that convolution in NHWC/HWIO for the register tile" + _NORM + _CLIP,
+     lambda: _then(l0_rewrites.subpixel_deconv, _epilogue_first(relax.transform.ConvertLayout({"relax.nn.conv2d": ["NHWC", "HWIO"]})))),
     ("subpixel-deconv", "compute a strided conv2d_transpose as one convolution over every output phase (stride^2 times the channels, "
      "kernels stride times smaller, no products with the zeros of a dilated input), interleaved and cropped" + _NORM,
      lambda: _then(l0_rewrites.subpixel_deconv, l0_rewrites.batch_norm_as_scale_shift)),
     ("nhwc-hwio", "convert conv2d to NHWC activations and HWIO weights, so the output channels are innermost in both the output and the weights: "
-     "a register tile vectorizes over them with contiguous weight loads" + _NORM,
-     lambda: _with_conv2d(_norm_first(relax.transform.ConvertLayout({"relax.nn.conv2d": ["NHWC", "HWIO"]})))),
-    ("nhwc", "convert conv2d to NHWC activations and OHWI weights, so the channel axis is innermost and vectorizable" + _NORM,
-     lambda: _with_conv2d(_norm_first(relax.transform.ConvertLayout({"relax.nn.conv2d": ["NHWC", "OHWI"]})))),
+     "a register tile vectorizes over them with contiguous weight loads" + _NORM + _CLIP,
+     lambda: _with_conv2d(_epilogue_first(relax.transform.ConvertLayout({"relax.nn.conv2d": ["NHWC", "HWIO"]})))),
+    ("nhwc", "convert conv2d to NHWC activations and OHWI weights, so the channel axis is innermost and vectorizable" + _NORM + _CLIP,
+     lambda: _with_conv2d(_epilogue_first(relax.transform.ConvertLayout({"relax.nn.conv2d": ["NHWC", "OHWI"]})))),
     ("bn-scale-shift", "compute an inference batch norm as one multiply-add per element with a per-channel scale and shift "
      "(gamma / sqrt(var + eps), beta - mean * scale), instead of a subtraction, a division, a multiplication and an addition per element",
      lambda: l0_rewrites.batch_norm_as_scale_shift),
