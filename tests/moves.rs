@@ -415,4 +415,9 @@ async fn graph_moves_are_offered_only_where_they_apply() {
     assert!(conv.contains(&"nhwc-hwio".to_string()) && !conv.iter().any(|n| n.starts_with("subpixel")), "{conv:?}");
     let deconv = names("conv_transpose2d").await;
     assert_eq!(deconv[..2], ["subpixel-deconv-nhwc", "subpixel-deconv"], "{deconv:?}");
+    // A rewrite that matches nothing offers nothing (a top-1 graph has no
+    // batch norm and no clip; a batch norm has no top-1).
+    let top1 = names("reduce_max").await;
+    assert!(top1.first().map(String::as_str) == Some("top1-as-max") && !top1.iter().any(|n| n == "bn-scale-shift"), "{top1:?}");
+    assert_eq!(names("batch_norm").await, ["bn-scale-shift"]);
 }

@@ -59,17 +59,16 @@ def trace(block, rows, vecs, lanes, epilogue=(), parallel=False, after=(), forwa
     """The schedule trace of one micro-kernel over `block` (see moves._blocks
     for its shape). Output spatial loops must come first, then the reduction
     loops; the last spatial axis is the vectorized one, the one before it
-    the rows. The elementwise `epilogue` blocks that follow the result (a
-    bias add, then an activation) are computed into the tile's write-back,
-    in order, so the output is written once. The `forward` blocks are inlined into their readers first, so a chain
-    whose blocks read two earlier results (hardswish's x * relu6(x + 3))
-    becomes one expression of the accumulator. The blocks `after` them (one
-    that also reads an earlier result: hardswish's x * relu6(x + 3)) are
+    the rows. The elementwise blocks after the result are computed while
+    the tile is written back, so the output is written once: the `forward`
+    ones are first inlined into their readers (a chain whose blocks read two
+    earlier results, hardswish's x * relu6(x + 3), becomes one expression of
+    the accumulator), then the `epilogue` ones are inlined into the
+    write-back in order (a bias add, then a ReLU). Any `after` them are
     computed tile by tile under the write-back, while the tile is in cache.
-    `parallel` runs the outer tiles
-    across cores: it is applied before the reduction's init is split off,
-    since TVM refuses to parallelize over a decomposed reduction. None where
-    the block is not of that form."""
+    `parallel` runs the outer tiles across cores: it is applied before the
+    reduction's init is split off, since TVM refuses to parallelize over a
+    decomposed reduction. None where the block is not of that form."""
     iters = block["iters"]
     if len(block["loops"]) != len(iters):
         return None
@@ -103,12 +102,13 @@ def trace(block, rows, vecs, lanes, epilogue=(), parallel=False, after=(), forwa
 def moves(main, blocks, target, parallel, consumers, producers, applies=lambda lines: True):
     """[(name, rationale, trace)] for the contraction `main`: the best tiles
     for the target's registers, each with the elementwise blocks that
-    follow computed into its write-back, and without. A following block is
-    inlined into the write-back while it is the only reader of the one
-    before it and reads nothing else computed here (a bias add, then a
-    ReLU); from the first that is not, the rest are computed under the tile.
-    `consumers` and `producers` count each block's readers and writers
-    within the kernel; `applies` tells whether a trace schedules."""
+    follow computed into its write-back (see `trace`), and without. A block
+    is inlined into the write-back while it is the only reader of the one
+    before it and reads nothing else computed here; past the first that is
+    not, the chain is inlined forward into its last block, or else computed
+    tile by tile. `consumers` and `producers` count each block's readers and
+    writers within the kernel; `applies` tells whether a trace schedules.
+    """
     lanes, registers = isa(target)
     iters = main["iters"]
     sp = [i for i, (t, _) in enumerate(iters) if t == SPATIAL]
