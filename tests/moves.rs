@@ -66,6 +66,48 @@ async fn an_nhwc_convolution_gets_a_register_micro_kernel_and_stays_correct() {
     assert!(speedup > 3.0, "the micro-kernel is only {speedup:.2}x TVM's default build");
 }
 
+/// A convolution task after the L0 move `l0_name`, then its convolution
+/// kernel's first micro-kernel move with an epilogue, applied.
+struct EpilogueRun {
+    l0: String,
+    kernel: String,
+    before: String,
+    rationale: String,
+    trace: Vec<String>,
+    after: String,
+    result: kwb::eval::EvalResult,
+}
+
+async fn conv_epilogue_after(task_id: &str, l0_name: &str) -> EpilogueRun {
+    let ev = common::evaluator(common::quick_opts()).await;
+    let set = common::tasks();
+    let task = set.get(task_id).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = SessionRunner::create(&dir.path().join("epilogue.jsonl"), task, &ev).await.unwrap();
+    let root = s.tree.get(0).unwrap().record.texts.clone();
+    let l0 = ev.engine.run(kwb::engine::Job::new("l0_moves", json!({"l0": root.l0}), Duration::from_secs(120))).await.unwrap().result;
+    let chosen = l0["moves"].as_array().unwrap().iter().find(|m| m["name"] == l0_name).unwrap_or_else(|| panic!("no {l0_name} move: {l0}"));
+    let l0 = chosen["text"].as_str().unwrap().to_string();
+    let n1 = s.edit(req(0, Layer::L0, None, EditBody::Text(l0.clone()), l0_name)).await.unwrap().expect("the L0 move applies");
+    let node = s.tree.get(n1).unwrap();
+    let kernel = node.record.texts.l1.keys().find(|k| k.contains("conv2d")).cloned().unwrap_or_else(|| panic!("no convolution kernel in {:?}", node.record.texts.l1.keys()));
+    let before = node.record.texts.l1[&kernel].clone();
+    let out = ev.engine.run(kwb::engine::Job::new("l1_moves", json!({"l1_module": node.record.texts.l1_module, "kernel": kernel, "target": ev.opts.target}), Duration::from_secs(120))).await.unwrap().result;
+    let m = out["moves"].as_array().unwrap().iter().find(|m| m["name"].as_str().unwrap().ends_with("-epilogue")).unwrap_or_else(|| panic!("no micro-kernel with an epilogue: {out}"));
+    let trace = trace_of(m);
+    let n2 = s.edit(req(n1, Layer::L1, Some(&kernel), EditBody::Trace(trace.clone()), m["name"].as_str().unwrap())).await.unwrap().expect("the micro-kernel applies");
+    let node = s.tree.get(n2).unwrap();
+    EpilogueRun {
+        l0,
+        after: node.record.texts.l1[&kernel].clone(),
+        result: node.result.clone().unwrap(),
+        kernel,
+        before,
+        rationale: m["rationale"].as_str().unwrap().to_string(),
+        trace,
+    }
+}
+
 /// A convolution followed by a bias add and a ReLU: the micro-kernel
 /// computes the whole elementwise chain into the tile's write-back, not just
 /// its first block, so the activation makes no second pass over the output
@@ -73,33 +115,13 @@ async fn an_nhwc_convolution_gets_a_register_micro_kernel_and_stays_correct() {
 /// 0.76x MetaSchedule with the bias only, 0.96x with both).
 #[tokio::test]
 async fn a_micro_kernel_writes_back_the_whole_elementwise_chain() {
-    let ev = common::evaluator(common::quick_opts()).await;
-    let set = common::tasks();
-    let task = set.get("conv_relu_maxpool").unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    let mut s = SessionRunner::create(&dir.path().join("chain.jsonl"), task, &ev).await.unwrap();
-    let root = s.tree.get(0).unwrap().record.texts.clone();
-    let l0 = ev.engine.run(kwb::engine::Job::new("l0_moves", json!({"l0": root.l0}), Duration::from_secs(120))).await.unwrap().result;
-    let hwio = l0["moves"].as_array().unwrap().iter().find(|m| m["name"] == "nhwc-hwio").unwrap_or_else(|| panic!("no NHWC/HWIO move: {l0}"));
-    let n1 = s.edit(req(0, Layer::L0, None, EditBody::Text(hwio["text"].as_str().unwrap().to_string()), "nhwc-hwio")).await.unwrap().expect("the layout move applies");
-    let node = s.tree.get(n1).unwrap();
-    let kernel = node.record.texts.l1.keys().find(|k| k.contains("conv2d")).cloned().unwrap();
-    let before = node.record.texts.l1[&kernel].clone();
-    assert!(before.contains("T.sblock(\"T_add\")") && before.contains("T.sblock(\"compute\")"), "expected a bias add and a ReLU block: {before}");
-
-    let l1 = node.record.texts.l1_module.clone();
-    let out = ev.engine.run(kwb::engine::Job::new("l1_moves", json!({"l1_module": l1, "kernel": kernel, "target": ev.opts.target}), Duration::from_secs(120))).await.unwrap().result;
-    let m = out["moves"].as_array().unwrap().iter().find(|m| m["name"].as_str().unwrap().ends_with("-epilogue")).unwrap_or_else(|| panic!("no micro-kernel with an epilogue: {out}"));
-    let trace = trace_of(m);
-    let inlined: Vec<&String> = trace.iter().filter(|l| l.contains("reverse_compute_inline")).collect();
-    assert_eq!(inlined.len(), 2, "both the bias add and the ReLU go into the write-back: {trace:?}");
-    assert!(m["rationale"].as_str().unwrap().contains("`T_add`, `compute`"), "{m}");
-    let n2 = s.edit(req(n1, Layer::L1, Some(&kernel), EditBody::Trace(trace), m["name"].as_str().unwrap())).await.unwrap().expect("the micro-kernel applies");
-    let node = s.tree.get(n2).unwrap();
-    let after = &node.record.texts.l1[&kernel];
-    assert!(!after.contains("T.sblock(\"compute\")") && !after.contains("T_add_intermediate"), "the chain still makes its own passes: {after}");
-    let r = node.result.clone().unwrap();
-    assert!(r.correct, "{:?}", r.failure);
+    let run = conv_epilogue_after("conv_relu_maxpool", "nhwc-hwio").await;
+    assert!(run.before.contains("T.sblock(\"T_add\")") && run.before.contains("T.sblock(\"compute\")"), "expected a bias add and a ReLU block: {}", run.before);
+    let inlined = run.trace.iter().filter(|l| l.contains("reverse_compute_inline")).count();
+    assert_eq!(inlined, 2, "both the bias add and the ReLU go into the write-back: {:?}", run.trace);
+    assert!(run.rationale.contains("`T_add`, `compute`"), "{}", run.rationale);
+    assert!(!run.after.contains("T.sblock(\"compute\")") && !run.after.contains("T_add_intermediate"), "the chain still makes its own passes: {}", run.after);
+    assert!(run.result.correct, "{:?}", run.result.failure);
 }
 
 /// A hardswish after a convolution: the layout move writes its clips as a
@@ -111,34 +133,15 @@ async fn a_micro_kernel_writes_back_the_whole_elementwise_chain() {
 /// the first micro-kernel, against 0.56x before.
 #[tokio::test]
 async fn a_hardswish_epilogue_is_one_expression_of_the_accumulator() {
-    let ev = common::evaluator(common::quick_opts()).await;
-    let set = common::tasks();
-    let task = set.get("conv_bias_hardswish").unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    let mut s = SessionRunner::create(&dir.path().join("hswish.jsonl"), task, &ev).await.unwrap();
-    let root = s.tree.get(0).unwrap().record.texts.clone();
-    let l0 = ev.engine.run(kwb::engine::Job::new("l0_moves", json!({"l0": root.l0}), Duration::from_secs(120))).await.unwrap().result;
-    let hwio = l0["moves"].as_array().unwrap().iter().find(|m| m["name"] == "nhwc-hwio").unwrap_or_else(|| panic!("no NHWC/HWIO move: {l0}"));
-    let text = hwio["text"].as_str().unwrap();
-    assert!(!text.contains("R.clip(") && text.contains("R.maximum(") && text.contains("R.minimum("), "{text}");
-    let n1 = s.edit(req(0, Layer::L0, None, EditBody::Text(text.to_string()), "nhwc-hwio")).await.unwrap().expect("the layout move applies");
-    let node = s.tree.get(n1).unwrap();
-    let kernel = node.record.texts.l1.keys().find(|k| k.contains("conv2d")).cloned().unwrap();
-    assert!(kernel.contains("maximum") && kernel.contains("minimum") && kernel.ends_with("divide"), "the activation left the convolution's kernel: {:?}", node.record.texts.l1.keys());
-
-    let out = ev.engine.run(kwb::engine::Job::new("l1_moves", json!({"l1_module": node.record.texts.l1_module, "kernel": kernel, "target": ev.opts.target}), Duration::from_secs(120))).await.unwrap().result;
-    let m = out["moves"].as_array().unwrap().iter().find(|m| m["name"].as_str().unwrap().ends_with("-epilogue")).unwrap_or_else(|| panic!("no micro-kernel with an epilogue: {out}"));
-    let trace = trace_of(m);
-    assert!(trace.iter().any(|l| l.starts_with("sch.compute_inline(")), "{trace:?}");
-    assert_eq!(trace.iter().filter(|l| l.contains("reverse_compute_inline")).count(), 1, "{trace:?}");
-    let n2 = s.edit(req(n1, Layer::L1, Some(&kernel), EditBody::Trace(trace), m["name"].as_str().unwrap())).await.unwrap().expect("the micro-kernel applies");
-    let node = s.tree.get(n2).unwrap();
-    let after = &node.record.texts.l1[&kernel];
+    let run = conv_epilogue_after("conv_bias_hardswish", "nhwc-hwio").await;
+    assert!(!run.l0.contains("R.clip(") && run.l0.contains("R.maximum(") && run.l0.contains("R.minimum("), "{}", run.l0);
+    assert!(run.kernel.contains("maximum") && run.kernel.contains("minimum") && run.kernel.ends_with("divide"), "the activation left the convolution's kernel: {}", run.kernel);
+    assert!(run.trace.iter().any(|l| l.starts_with("sch.compute_inline(")), "{:?}", run.trace);
+    assert_eq!(run.trace.iter().filter(|l| l.contains("reverse_compute_inline")).count(), 1, "{:?}", run.trace);
     for block in ["T_multiply", "T_maximum", "T_divide"] {
-        assert!(!after.contains(&format!("T.sblock(\"{block}\")")), "`{block}` still makes its own pass: {after}");
+        assert!(!run.after.contains(&format!("T.sblock(\"{block}\")")), "`{block}` still makes its own pass: {}", run.after);
     }
-    let r = node.result.clone().unwrap();
-    assert!(r.correct, "{:?}", r.failure);
+    assert!(run.result.correct, "{:?}", run.result.failure);
 }
 
 /// A pointwise (1x1) convolution is a matrix product over the pixels, which
