@@ -88,15 +88,10 @@ def _pointwise_as_matmul(call, x, w):
     return relax.op.reshape(product, (n, o, h, wd))
 
 
-def _same(a, b):
-    """Whether two IR nodes are structurally equal (TVM 0.27 has this in
-    tvm_ffi, not tvm.ir)."""
-    try:
-        import tvm_ffi
-
-        return bool(tvm_ffi.structural_equal(a, b))
-    except (ImportError, AttributeError):
-        return a.script() == b.script()
+def same_module(a, b):
+    """Whether two modules (or functions) are the same IR: structurally where
+    TVM offers it, else by their printed text."""
+    return tvm.ir.structural_equal(a, b) if hasattr(tvm.ir, "structural_equal") else a.script() == b.script()
 
 
 def _rewrite_calls(mod, pattern, rewrite):
@@ -104,7 +99,7 @@ def _rewrite_calls(mod, pattern, rewrite):
     `mod` itself where nothing changed, so that a caller's clean-up passes
     run only after a rewrite (and a move is offered only where it applies)."""
     updates = {gv: rewrite_call(pattern, rewrite, func) for gv, func in mod.functions.items() if isinstance(func, relax.Function)}
-    updates = {gv: f for gv, f in updates.items() if not _same(f, mod[gv])}
+    updates = {gv: f for gv, f in updates.items() if not same_module(f, mod[gv])}
     if not updates:
         return mod
     out = tvm.IRModule(dict(mod.functions), attrs=mod.attrs)

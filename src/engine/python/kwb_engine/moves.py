@@ -9,6 +9,7 @@ import tvm
 from tvm import relax, s_tir
 
 from . import l0_rewrites, machine, microkernel, norm_rewrite, pipeline, rows, text_policy
+from .l0_rewrites import same_module
 from .microkernel import REDUCE, SPATIAL
 
 
@@ -261,10 +262,6 @@ def round_trips(text):
     """Whether L0 text holds all of its module: an array constant a pass
     folded in prints as `metadata[...]`, which the text omits."""
     return "metadata[" not in text
-
-
-def same_module(a, b):
-    return tvm.ir.structural_equal(a, b) if hasattr(tvm.ir, "structural_equal") else a.script() == b.script()
 
 
 # What the graph moves that carry the batch-norm rewrite add to their rationale.
