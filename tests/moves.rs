@@ -183,6 +183,41 @@ async fn a_pointwise_convolution_becomes_a_matmul_without_transposes() {
     assert!(speedup > 3.0, "the pointwise matmul is only {speedup:.2}x TVM's default build");
 }
 
+/// An elementwise chain (hardswish: an add, two clips, a multiply and a
+/// divide in one kernel) as one loop: every block but the last inlined into
+/// it, the loops fused and vectorized. One read and one write per element,
+/// no intermediate buffers. Measured on a Zen 4 core: 0.0076 ms against
+/// 0.29 for TVM's default build and 0.0143 for MetaSchedule's; asserted at
+/// 5x the default build, which holds on a loaded machine.
+#[tokio::test]
+async fn an_elementwise_chain_becomes_one_vectorized_loop() {
+    let opts = EvalOptions { pairs: 5, max_rounds: 1, max_ci: 0.25, ..common::quick_opts() };
+    let ev = common::evaluator(opts).await;
+    let set = common::tasks();
+    let task = set.get("hardswish").unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = SessionRunner::create(&dir.path().join("chain.jsonl"), task, &ev).await.unwrap();
+    let root = s.tree.get(0).unwrap().record.texts.clone();
+    let kernel = root.l1.keys().next().unwrap().clone();
+    let blocks = |tir: &str| tir.lines().filter(|l| l.trim_start().starts_with("with T.sblock(")).count();
+    assert!(blocks(&root.l1[&kernel]) >= 5, "the chain is not several blocks to begin with");
+
+    let out = ev.engine.run(kwb::engine::Job::new("l1_moves", json!({"l1_module": root.l1_module, "kernel": kernel, "target": ev.opts.target}), Duration::from_secs(120))).await.unwrap().result;
+    let m = &out["moves"][0];
+    assert!(m["name"].as_str().unwrap_or("").starts_with("inline-vec"), "the chain move is not offered first: {out}");
+    let trace = trace_of(m);
+    assert!(trace.iter().filter(|l| l.contains("sch.compute_inline(")).count() >= 4, "{trace:?}");
+    let n1 = s.edit(req(0, Layer::L1, Some(&kernel), EditBody::Trace(trace), m["name"].as_str().unwrap())).await.unwrap().expect("the chain move applies");
+    let node = s.tree.get(n1).unwrap();
+    let tir = &node.record.texts.l1[&kernel];
+    assert_eq!(blocks(tir), 1, "blocks left besides the last: {tir}");
+    assert!(tir.contains("T.vectorized(") && !tir.contains("sblock_alloc_buffer"), "not one vector loop without intermediates: {tir}");
+    let r = node.result.clone().unwrap();
+    assert!(r.correct, "{:?}", r.failure);
+    let speedup = r.speedup_median.expect("timed");
+    assert!(speedup > 5.0, "the one-loop chain is only {speedup:.2}x TVM's default build");
+}
+
 /// The kernel's first offered L1 move, which must be the row move.
 async fn first_rows_move(ev: &kwb::eval::Evaluator, l1: &str, kernel: &str) -> Value {
     let out = ev.engine.run(kwb::engine::Job::new("l1_moves", json!({"l1_module": l1, "kernel": kernel, "target": ev.opts.target}), Duration::from_secs(120))).await.unwrap().result;

@@ -181,6 +181,16 @@ def l1_moves(args):
             lanes = _row_lanes(blocks[0], vec)
             for par in ([True, False] if big else [False, True]):
                 add(f"vec{lanes}{'-par' if par else ''}", f"fuse `{blocks[0]['name']}`'s loops into one, vectorize by {lanes}" + (", split the rest across cores" if par else ""), _elementwise(blocks[0], vec, par))
+    if len(blocks) > 1 and len(spatial) == len(blocks):
+        # An elementwise chain (hardswish: add, two clips, multiply, divide)
+        # is one loop nest once every block but the last is inlined into
+        # it: one read and one write per element, and no intermediate
+        # buffers. Measured on hardswish: 0.0076 ms against the tuned
+        # build's 0.0143 and vec-inner16's 0.0222.
+        chain = [f'sch.compute_inline(sch.get_sblock("{b["name"]}"))' for b in blocks[:-1]]
+        for vec in [16, 64]:
+            lanes = _row_lanes(blocks[-1], vec)
+            add(f"inline-vec{lanes}", f"inline every block into `{blocks[-1]['name']}`, fuse its loops into one and vectorize by {lanes}", _elementwise(blocks[-1], vec, big), chain)
     if len(blocks) > 1:
         for vec in [16, 8]:
             add(f"vec-inner{vec}", f"vectorize the innermost loop of every elementwise block by {vec}", _vectorize_spatial_blocks(blocks, vec) or None)
