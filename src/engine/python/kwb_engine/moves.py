@@ -190,7 +190,9 @@ def l1_moves(args):
         chain = [f'sch.compute_inline(sch.get_sblock("{b["name"]}"))' for b in blocks[:-1]]
         for vec in [16, 64]:
             lanes = _row_lanes(blocks[-1], vec)
-            add(f"inline-vec{lanes}", f"inline every block into `{blocks[-1]['name']}`, fuse its loops into one and vectorize by {lanes}", _elementwise(blocks[-1], vec, big), chain)
+            for par in ([True, False] if big and machine.tvm_threads() > 1 else [False]):
+                add(f"inline-vec{lanes}{'-par' if par else ''}", f"inline every block into `{blocks[-1]['name']}`, fuse its loops into one and vectorize by {lanes}"
+                    + (", split the rest across cores" if par else ""), _elementwise(blocks[-1], vec, par), chain)
     if len(blocks) > 1:
         for vec in [16, 8]:
             add(f"vec-inner{vec}", f"vectorize the innermost loop of every elementwise block by {vec}", _vectorize_spatial_blocks(blocks, vec) or None)
