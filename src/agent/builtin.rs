@@ -182,7 +182,12 @@ impl Agent for BuiltinAgent {
                 } else if self.layer == Layer::L1 && rounds == 0 {
                     self.refine(ctx.tree, ctx.node, &kernel, &mut q);
                 }
-                let next = q.pop_front();
+                let next = if self.layer == Layer::L0 {
+                    let bottleneck = ctx.profile.and_then(|p| p["bottleneck"].as_str());
+                    pick_l0(&q, bottleneck, PathFacts::of(ctx.tree, ctx.node).l0_edits > 0).and_then(|i| q.remove(i))
+                } else {
+                    q.pop_front()
+                };
                 self.queues.insert(key, q);
                 if let Some(m) = next {
                     let kernel = (!kernel.is_empty()).then_some(kernel);
@@ -193,6 +198,28 @@ impl Agent for BuiltinAgent {
             Ok(Turn { proposal: Proposal::Exhausted { reason: format!("no untried {} moves from node {}", self.layer, ctx.node) }, usage: Usage::default(), transcript })
         })
     }
+}
+
+/// The graph moves that answer a bottleneck the hardware agent names, in
+/// the engine's move names.
+fn l0_moves_for(bottleneck: &str) -> &'static [&'static str] {
+    match bottleneck {
+        "transcendentals" => &["fast-math"],
+        "a sort for a maximum" => &["top1-as-max"],
+        "layout" => &["pointwise-matmul", "subpixel-deconv-nhwc", "subpixel-deconv", "nhwc-hwio", "nhwc"],
+        "a batch norm's passes" => &["bn-scale-shift"],
+        _ => &[],
+    }
+}
+
+/// Which queued graph move to take: the first that answers the routed
+/// bottleneck, else the first in the queue. On a path that already has a
+/// graph edit only one that answers it: a second rewrite needs a reason
+/// of its own, not whatever comes next in the list.
+fn pick_l0(q: &VecDeque<Move>, bottleneck: Option<&str>, edited: bool) -> Option<usize> {
+    let wanted = bottleneck.map(l0_moves_for).unwrap_or(&[]);
+    let answering = q.iter().position(|m| wanted.contains(&m.name.as_str()));
+    if edited && bottleneck.is_some() { answering } else { answering.or((!q.is_empty()).then_some(0)) }
 }
 
 /// Whether a kernel takes enough of the time for a search over its design
@@ -252,5 +279,28 @@ impl Agent for BuiltinFlat {
             }
             Ok(Turn { proposal: Proposal::Exhausted { reason: format!("no untried moves at any layer from node {}", ctx.node) }, usage: Usage::default(), transcript })
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn queue(names: &[&str]) -> VecDeque<Move> {
+        names.iter().map(|n| Move { name: n.to_string(), rationale: String::new(), body: EditBody::Text(String::new()) }).collect()
+    }
+
+    #[test]
+    fn a_graph_move_answers_the_routed_bottleneck() {
+        let q = queue(&["one-kernel-norm", "fold-constants", "nhwc-hwio", "nhwc", "fast-math"]);
+        // First edit: the answering move first, else the queue's order.
+        assert_eq!(pick_l0(&q, Some("layout"), false), Some(2));
+        assert_eq!(pick_l0(&q, Some("transcendentals"), false), Some(4));
+        assert_eq!(pick_l0(&q, Some("graph"), false), Some(0));
+        assert_eq!(pick_l0(&q, None, false), Some(0));
+        // Second edit: only an answering move.
+        assert_eq!(pick_l0(&q, Some("layout"), true), Some(2));
+        assert_eq!(pick_l0(&q, Some("a sort for a maximum"), true), None);
+        assert_eq!(pick_l0(&VecDeque::new(), Some("layout"), false), None);
     }
 }

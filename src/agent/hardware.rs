@@ -19,20 +19,26 @@ pub struct PathFacts {
     pub l1_kernels: Vec<String>,
     /// Kernels whose target code was already edited on the way here.
     pub l2_kernels: Vec<String>,
-    /// Whether an L0 edit was already made on the way here.
-    pub l0_edited: bool,
+    /// Graph (L0) edits already made on the way here.
+    pub l0_edits: u32,
 }
+
+/// Graph edits one path may make. A second is routed only for a reason
+/// still in the graph after the first (an NCHW convolution left after
+/// fast-math, say): every move is one rewrite, and some pairs are worth
+/// more than either alone (convnext_block needs both).
+pub const MAX_L0_EDITS: u32 = 2;
 
 impl PathFacts {
     pub fn of(tree: &CandidateTree, node: u32) -> Self {
-        let mut f = PathFacts { l1_kernels: vec![], l2_kernels: vec![], l0_edited: false };
+        let mut f = PathFacts { l1_kernels: vec![], l2_kernels: vec![], l0_edits: 0 };
         for id in tree.path_to(node) {
             let Some(n) = tree.get(id) else { continue };
             if n.record.parent.is_none() {
                 continue;
             }
             match (n.record.layer, &n.record.kernel) {
-                (Layer::L0, _) => f.l0_edited = true,
+                (Layer::L0, _) => f.l0_edits += 1,
                 (Layer::L1, Some(k)) => f.l1_kernels.push(k.clone()),
                 (Layer::L2, Some(k)) => f.l2_kernels.push(k.clone()),
                 _ => {}
@@ -92,7 +98,11 @@ pub fn analyse(mut profile: Value, machine: Option<&Machine>, facts: &PathFacts,
     // An L0 edit derives L1 and L2 again from the new graph, so the
     // schedules and target-code edits made on the way here would be lost:
     // graph rewrites are routed only from nodes without them.
-    let l0_open = !facts.l0_edited && facts.l1_kernels.is_empty() && facts.l2_kernels.is_empty();
+    let unscheduled = facts.l1_kernels.is_empty() && facts.l2_kernels.is_empty();
+    let l0_open = facts.l0_edits == 0 && unscheduled;
+    // A reason found in the graph's text may be routed to L0 again after
+    // one edit that left it there.
+    let l0_again = facts.l0_edits < MAX_L0_EDITS && unscheduled;
     if launches >= 8.0 && overhead_share > 0.25 && l0_open {
         routes.push((Layer::L0, "launch and allocation overhead".into(), format!("{launches:.0} kernel launches per run; {:.0}% of {total:.3} ms is outside the kernels", overhead_share * 100.0)));
     }
@@ -100,19 +110,19 @@ pub fn analyse(mut profile: Value, machine: Option<&Machine>, facts: &PathFacts,
     // written they lower to a libm call per element, which no schedule
     // vectorizes (softmax at 3% of its roofline, eager 4x faster).
     let libm_op = LIBM_OPS.iter().find(|op| l0_text.contains(*op));
-    if let Some(op) = libm_op.filter(|_| l0_open) {
+    if let Some(op) = libm_op.filter(|_| l0_again) {
         routes.push((Layer::L0, "transcendentals".into(), format!("`{}` calls libm once per element, which does not vectorize", op.trim_end_matches('('))));
     }
     // A maximum over an axis imports as a top-1 (a sort, an extern call on
     // the CPU); written as a max reduction it is twice as fast on reduce_max.
-    if l0_open && l0_text.contains("R.topk(") && l0_text.contains("k=1,") {
+    if l0_again && l0_text.contains("R.topk(") && l0_text.contains("k=1,") {
         routes.push((Layer::L0, "a sort for a maximum".into(), "`R.topk` with k = 1 sorts the axis to find its maximum".into()));
     }
-    if has_nchw_conv && l0_open {
+    if has_nchw_conv && l0_again {
         routes.push((Layer::L0, "layout".into(), "conv2d runs in NCHW: channels are not the innermost, vectorizable axis".into()));
     }
     // After the layout route: a layout move carries this rewrite too.
-    if l0_open && l0_text.contains("R.nn.batch_norm(") {
+    if l0_again && l0_text.contains("R.nn.batch_norm(") {
         routes.push((Layer::L0, "a batch norm's passes".into(), "`R.nn.batch_norm` decomposes into four passes over the tensor, one a division per element".into()));
     }
     if !top_name.is_empty() && !facts.l1_kernels.contains(&top_name) {
@@ -181,7 +191,7 @@ mod tests {
 
     #[test]
     fn an_unscheduled_hot_kernel_goes_to_l1_with_its_roofline_evidence() {
-        let facts = PathFacts { l1_kernels: vec![], l2_kernels: vec![], l0_edited: false };
+        let facts = PathFacts { l1_kernels: vec![], l2_kernels: vec![], l0_edits: 0 };
         let p = analyse(profile(), Some(&machine()), &facts, "R.matmul", &[]);
         assert_eq!(p["route"], "L1");
         assert_eq!(p["kernels"][0]["bound"], "compute");
@@ -192,19 +202,19 @@ mod tests {
 
     #[test]
     fn a_scheduled_kernel_goes_to_l2_and_never_back_to_the_graph() {
-        let facts = PathFacts { l1_kernels: vec!["matmul".into(), "add".into()], l2_kernels: vec![], l0_edited: false };
+        let facts = PathFacts { l1_kernels: vec!["matmul".into(), "add".into()], l2_kernels: vec![], l0_edits: 0 };
         assert_eq!(analyse(profile(), None, &facts, "", &[])["route"], "L2");
         // An L0 edit here would derive L1 again and lose both schedules.
         assert!(analyse(profile(), None, &facts, "R.nn.conv2d(x, w)", &[Layer::L2])["route"].is_null());
-        let fresh = PathFacts { l1_kernels: vec![], l2_kernels: vec![], l0_edited: false };
+        let fresh = PathFacts { l1_kernels: vec![], l2_kernels: vec![], l0_edits: 0 };
         assert_eq!(analyse(profile(), None, &fresh, "", &[Layer::L1, Layer::L2])["route"], "L0");
-        let done = PathFacts { l1_kernels: vec!["matmul".into(), "add".into()], l2_kernels: vec!["matmul".into()], l0_edited: true };
+        let done = PathFacts { l1_kernels: vec!["matmul".into(), "add".into()], l2_kernels: vec!["matmul".into()], l0_edits: 1 };
         assert!(analyse(profile(), None, &done, "", &[])["route"].is_null());
     }
 
     #[test]
     fn a_softmax_goes_to_the_graph_layer_for_its_exp_once() {
-        let fresh = PathFacts { l1_kernels: vec![], l2_kernels: vec![], l0_edited: false };
+        let fresh = PathFacts { l1_kernels: vec![], l2_kernels: vec![], l0_edits: 0 };
         let a = analyse(profile(), None, &fresh, "lv = R.nn.softmax(x, axis=-1)", &[]);
         assert_eq!(a["route"], "L0");
         assert!(a["evidence"].as_str().unwrap().contains("R.nn.softmax"), "{a}");
@@ -215,7 +225,7 @@ mod tests {
             assert!(a["evidence"].as_str().unwrap().contains(op.split('(').next().unwrap()), "{a}");
         }
         // Not from a node whose schedules an L0 edit would throw away.
-        let scheduled = PathFacts { l1_kernels: vec!["matmul".into()], l2_kernels: vec![], l0_edited: false };
+        let scheduled = PathFacts { l1_kernels: vec!["matmul".into()], l2_kernels: vec![], l0_edits: 0 };
         assert_eq!(analyse(profile(), None, &scheduled, "lv = R.nn.softmax(x, axis=-1)", &[])["route"], "L1");
         assert_eq!(analyse(profile(), None, &fresh, "R.matmul(x, w)", &[])["route"], "L1");
     }
@@ -225,7 +235,7 @@ mod tests {
         let mut p = profile();
         p["launches"] = json!(30.0);
         p["overhead_ms"] = json!(1.0);
-        let facts = PathFacts { l1_kernels: vec![], l2_kernels: vec![], l0_edited: false };
+        let facts = PathFacts { l1_kernels: vec![], l2_kernels: vec![], l0_edits: 0 };
         let a = analyse(p, None, &facts, "", &[]);
         assert_eq!(a["route"], "L0");
         assert!(a["evidence"].as_str().unwrap().contains("30 kernel launches"));
@@ -233,7 +243,7 @@ mod tests {
 
     #[test]
     fn a_top1_goes_to_the_graph_layer_but_a_top3_does_not() {
-        let fresh = PathFacts { l1_kernels: vec![], l2_kernels: vec![], l0_edited: false };
+        let fresh = PathFacts { l1_kernels: vec![], l2_kernels: vec![], l0_edits: 0 };
         let a = analyse(profile(), None, &fresh, r#"lv = R.topk(x, k=1, axis=-1, ret_type="both")"#, &[]);
         assert_eq!(a["route"], "L0");
         assert_eq!(a["bottleneck"], "a sort for a maximum");
@@ -242,17 +252,36 @@ mod tests {
 
     #[test]
     fn a_batch_norm_goes_to_the_graph_layer_after_a_layout_change() {
-        let fresh = PathFacts { l1_kernels: vec![], l2_kernels: vec![], l0_edited: false };
+        let fresh = PathFacts { l1_kernels: vec![], l2_kernels: vec![], l0_edits: 0 };
         let bn = "lv = R.nn.batch_norm(x, g, b, m, v, axis=1)";
         assert_eq!(analyse(profile(), None, &fresh, bn, &[])["bottleneck"], "a batch norm's passes");
         assert_eq!(analyse(profile(), None, &fresh, &format!("R.nn.conv2d(x, w)\n{bn}"), &[])["bottleneck"], "layout");
-        let edited = PathFacts { l1_kernels: vec![], l2_kernels: vec![], l0_edited: true };
-        assert_eq!(analyse(profile(), None, &edited, bn, &[])["route"], "L1");
+        let twice = PathFacts { l1_kernels: vec![], l2_kernels: vec![], l0_edits: MAX_L0_EDITS };
+        assert_eq!(analyse(profile(), None, &twice, bn, &[])["route"], "L1");
+    }
+
+    #[test]
+    fn a_second_graph_edit_needs_a_reason_the_first_left_in_the_graph() {
+        let once = PathFacts { l1_kernels: vec![], l2_kernels: vec![], l0_edits: 1 };
+        // fast-math done, the NCHW convolution still there: layout next.
+        let a = analyse(profile(), None, &once, "R.nn.conv2d(x, w)\nlv = R.fast_erf(y)", &[]);
+        assert_eq!((a["route"].as_str(), a["bottleneck"].as_str()), (Some("L0"), Some("layout")), "{a}");
+        // Nothing named in the graph: no second rewrite for its own sake.
+        assert_eq!(analyse(profile(), None, &once, "R.matmul(x, w)", &[Layer::L1, Layer::L2])["route"], Value::Null);
+        let mut p = profile();
+        p["launches"] = json!(30.0);
+        p["overhead_ms"] = json!(1.0);
+        assert_eq!(analyse(p, None, &once, "", &[])["route"], "L1");
+        // Never past the limit, and never once a kernel is scheduled.
+        let twice = PathFacts { l1_kernels: vec![], l2_kernels: vec![], l0_edits: MAX_L0_EDITS };
+        assert_eq!(analyse(profile(), None, &twice, "R.nn.conv2d(x, w)", &[])["route"], "L1");
+        let scheduled = PathFacts { l1_kernels: vec!["matmul".into()], l2_kernels: vec![], l0_edits: 1 };
+        assert_eq!(analyse(profile(), None, &scheduled, "R.nn.conv2d(x, w)", &[])["route"], "L1");
     }
 
     #[test]
     fn nchw_convolutions_are_routed_to_a_layout_change() {
-        let facts = PathFacts { l1_kernels: vec![], l2_kernels: vec![], l0_edited: false };
+        let facts = PathFacts { l1_kernels: vec![], l2_kernels: vec![], l0_edits: 0 };
         let a = analyse(profile(), None, &facts, "R.nn.conv2d(x, w)", &[]);
         assert_eq!(a["route"], "L0");
         assert_eq!(a["bottleneck"], "layout");
