@@ -16,7 +16,7 @@ use crate::session::EditBody;
 use crate::session::tree::CandidateTree;
 use anyhow::Result;
 use serde_json::{Value, json};
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::time::Duration;
 
 #[derive(Debug, Clone)]
@@ -184,7 +184,7 @@ impl Agent for BuiltinAgent {
                 }
                 let next = if self.layer == Layer::L0 {
                     let bottleneck = ctx.profile.and_then(|p| p["bottleneck"].as_str());
-                    pick_l0(&q, bottleneck, PathFacts::of(ctx.tree, ctx.node).l0_edits > 0).and_then(|i| q.remove(i))
+                    pick_l0(&q, bottleneck, &graph_moves_to(ctx.tree, ctx.node), &graph_combinations(ctx.tree)).and_then(|i| q.remove(i))
                 } else {
                     q.pop_front()
                 };
@@ -215,11 +215,32 @@ fn l0_moves_for(bottleneck: &str) -> &'static [&'static str] {
 /// Which queued graph move to take: the first that answers the routed
 /// bottleneck, else the first in the queue. On a path that already has a
 /// graph edit only one that answers it: a second rewrite needs a reason
-/// of its own, not whatever comes next in the list.
-fn pick_l0(q: &VecDeque<Move>, bottleneck: Option<&str>, edited: bool) -> Option<usize> {
+/// of its own, not whatever comes next in the list. Never one that makes
+/// a set of rewrites the tree already holds in another order (fast-math
+/// then top1-as-max is top1-as-max then fast-math).
+fn pick_l0(q: &VecDeque<Move>, bottleneck: Option<&str>, done: &[String], held: &HashSet<Vec<String>>) -> Option<usize> {
     let wanted = bottleneck.map(l0_moves_for).unwrap_or(&[]);
-    let answering = q.iter().position(|m| wanted.contains(&m.name.as_str()));
-    if edited && bottleneck.is_some() { answering } else { answering.or((!q.is_empty()).then_some(0)) }
+    let new = |m: &Move| {
+        let mut set = done.to_vec();
+        set.push(m.name.clone());
+        set.sort();
+        !held.contains(&set)
+    };
+    let answering = q.iter().position(|m| wanted.contains(&m.name.as_str()) && new(m));
+    if !done.is_empty() && bottleneck.is_some() { answering } else { answering.or_else(|| q.iter().position(new)) }
+}
+
+/// The graph moves on the path to `node`, by name (a built-in move's
+/// rationale starts with it), sorted.
+fn graph_moves_to(tree: &CandidateTree, node: u32) -> Vec<String> {
+    let mut names: Vec<String> = tree.path_to(node).into_iter().skip(1).filter_map(|id| tree.get(id)).filter(|n| n.record.layer == Layer::L0).map(|n| n.record.rationale.split(':').next().unwrap_or_default().to_string()).collect();
+    names.sort();
+    names
+}
+
+/// Every set of graph moves some node of the tree was made with.
+fn graph_combinations(tree: &CandidateTree) -> HashSet<Vec<String>> {
+    (1..tree.next_id()).filter(|id| tree.get(*id).is_some_and(|n| n.record.layer == Layer::L0)).map(|id| graph_moves_to(tree, id)).collect()
 }
 
 /// Whether a kernel takes enough of the time for a search over its design
@@ -293,14 +314,23 @@ mod tests {
     #[test]
     fn a_graph_move_answers_the_routed_bottleneck() {
         let q = queue(&["one-kernel-norm", "fold-constants", "nhwc-hwio", "nhwc", "fast-math"]);
+        let none = HashSet::new();
         // First edit: the answering move first, else the queue's order.
-        assert_eq!(pick_l0(&q, Some("layout"), false), Some(2));
-        assert_eq!(pick_l0(&q, Some("transcendentals"), false), Some(4));
-        assert_eq!(pick_l0(&q, Some("graph"), false), Some(0));
-        assert_eq!(pick_l0(&q, None, false), Some(0));
+        assert_eq!(pick_l0(&q, Some("layout"), &[], &none), Some(2));
+        assert_eq!(pick_l0(&q, Some("transcendentals"), &[], &none), Some(4));
+        assert_eq!(pick_l0(&q, Some("graph"), &[], &none), Some(0));
+        assert_eq!(pick_l0(&q, None, &[], &none), Some(0));
         // Second edit: only an answering move.
-        assert_eq!(pick_l0(&q, Some("layout"), true), Some(2));
-        assert_eq!(pick_l0(&q, Some("a sort for a maximum"), true), None);
-        assert_eq!(pick_l0(&VecDeque::new(), Some("layout"), false), None);
+        let after = ["top1-as-max".to_string()];
+        assert_eq!(pick_l0(&q, Some("layout"), &after, &none), Some(2));
+        assert_eq!(pick_l0(&q, Some("a sort for a maximum"), &after, &none), None);
+        assert_eq!(pick_l0(&VecDeque::new(), Some("layout"), &[], &none), None);
+        // Not a set of rewrites the tree holds in the other order.
+        let held: HashSet<Vec<String>> = [vec!["fast-math".to_string(), "top1-as-max".to_string()]].into_iter().collect();
+        assert_eq!(pick_l0(&q, Some("transcendentals"), &after, &held), None);
+        assert_eq!(pick_l0(&q, Some("layout"), &after, &held), Some(2));
+        // At the root, a move the tree holds is passed over for the next.
+        let root: HashSet<Vec<String>> = [vec!["one-kernel-norm".to_string()]].into_iter().collect();
+        assert_eq!(pick_l0(&q, Some("graph"), &[], &root), Some(1));
     }
 }
