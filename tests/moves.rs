@@ -13,6 +13,11 @@ fn req(parent: u32, layer: Layer, kernel: Option<&str>, body: EditBody, why: &st
     EditRequest { parent, layer, kernel: kernel.map(str::to_string), body, author: "test".into(), rationale: why.into() }
 }
 
+/// The engine's L1 moves for `kernel` in the L1 module `l1`.
+async fn l1_moves_of(ev: &kwb::eval::Evaluator, l1: &str, kernel: &str) -> Value {
+    ev.engine.run(kwb::engine::Job::new("l1_moves", json!({"l1_module": l1, "kernel": kernel, "target": ev.opts.target}), Duration::from_secs(120))).await.unwrap().result
+}
+
 fn trace_of(m: &Value) -> Vec<String> {
     m["trace"].as_array().unwrap().iter().map(|l| l.as_str().unwrap().to_string()).collect()
 }
@@ -45,7 +50,7 @@ async fn an_nhwc_convolution_gets_a_register_micro_kernel_and_stays_correct() {
     let l1 = node.record.texts.l1_module.clone();
     let kernel = node.record.texts.l1.keys().find(|k| k.contains("conv2d")).cloned().unwrap_or_else(|| panic!("no conv kernel in {:?}", node.record.texts.l1.keys()));
 
-    let l1_moves = ev.engine.run(kwb::engine::Job::new("l1_moves", json!({"l1_module": l1, "kernel": kernel, "target": ev.opts.target}), Duration::from_secs(120))).await.unwrap().result;
+    let l1_moves = l1_moves_of(&ev, &l1, &kernel).await;
     let micro: Vec<&Value> = l1_moves["moves"].as_array().unwrap().iter().filter(|m| m["name"].as_str().unwrap().starts_with("micro")).collect();
     assert!(!micro.is_empty(), "no micro-kernel move: {l1_moves}");
     // Best first: the first offered one carries the bias add into its write-back.
@@ -92,7 +97,7 @@ async fn conv_epilogue_after(task_id: &str, l0_name: &str) -> EpilogueRun {
     let node = s.tree.get(n1).unwrap();
     let kernel = node.record.texts.l1.keys().find(|k| k.contains("conv2d")).cloned().unwrap_or_else(|| panic!("no convolution kernel in {:?}", node.record.texts.l1.keys()));
     let before = node.record.texts.l1[&kernel].clone();
-    let out = ev.engine.run(kwb::engine::Job::new("l1_moves", json!({"l1_module": node.record.texts.l1_module, "kernel": kernel, "target": ev.opts.target}), Duration::from_secs(120))).await.unwrap().result;
+    let out = l1_moves_of(&ev, &node.record.texts.l1_module, &kernel).await;
     let m = out["moves"].as_array().unwrap().iter().find(|m| m["name"].as_str().unwrap().ends_with("-epilogue")).unwrap_or_else(|| panic!("no micro-kernel with an epilogue: {out}"));
     let trace = trace_of(m);
     let n2 = s.edit(req(n1, Layer::L1, Some(&kernel), EditBody::Trace(trace.clone()), m["name"].as_str().unwrap())).await.unwrap().expect("the micro-kernel applies");
@@ -174,7 +179,7 @@ async fn a_pointwise_convolution_becomes_a_matmul_without_transposes() {
     let kernel = kernels.iter().find(|k| k.contains("matmul")).map(|k| k.to_string()).unwrap_or_else(|| panic!("no matmul kernel in {kernels:?}"));
 
     let l1 = node.record.texts.l1_module.clone();
-    let l1_moves = ev.engine.run(kwb::engine::Job::new("l1_moves", json!({"l1_module": l1, "kernel": kernel, "target": ev.opts.target}), Duration::from_secs(120))).await.unwrap().result;
+    let l1_moves = l1_moves_of(&ev, &l1, &kernel).await;
     let m = l1_moves["moves"].as_array().unwrap().iter().find(|m| m["name"].as_str().unwrap().starts_with("micro")).unwrap_or_else(|| panic!("no micro-kernel move: {l1_moves}"));
     let n2 = s.edit(req(n1, Layer::L1, Some(&kernel), EditBody::Trace(trace_of(m)), m["name"].as_str().unwrap())).await.unwrap().expect("the micro-kernel applies");
     let r = s.tree.get(n2).unwrap().result.clone().unwrap();
@@ -202,7 +207,7 @@ async fn an_elementwise_chain_becomes_one_vectorized_loop() {
     let blocks = |tir: &str| tir.lines().filter(|l| l.trim_start().starts_with("with T.sblock(")).count();
     assert!(blocks(&root.l1[&kernel]) >= 5, "the chain is not several blocks to begin with");
 
-    let out = ev.engine.run(kwb::engine::Job::new("l1_moves", json!({"l1_module": root.l1_module, "kernel": kernel, "target": ev.opts.target}), Duration::from_secs(120))).await.unwrap().result;
+    let out = l1_moves_of(&ev, &root.l1_module, &kernel).await;
     let m = &out["moves"][0];
     assert!(m["name"].as_str().unwrap_or("").starts_with("inline-vec"), "the chain move is not offered first: {out}");
     let trace = trace_of(m);
@@ -220,7 +225,7 @@ async fn an_elementwise_chain_becomes_one_vectorized_loop() {
 
 /// The kernel's first offered L1 move, which must be the row move.
 async fn first_rows_move(ev: &kwb::eval::Evaluator, l1: &str, kernel: &str) -> Value {
-    let out = ev.engine.run(kwb::engine::Job::new("l1_moves", json!({"l1_module": l1, "kernel": kernel, "target": ev.opts.target}), Duration::from_secs(120))).await.unwrap().result;
+    let out = l1_moves_of(&ev, &l1, &kernel).await;
     let first = out["moves"][0].clone();
     assert!(first["name"].as_str().unwrap_or("").starts_with("rows"), "the row move is not offered first: {out}");
     first
@@ -263,7 +268,7 @@ async fn a_layer_norm_is_computed_row_by_row_with_vector_partial_sums() {
     let m = SessionRunner::create(&dir.path().join("matmul.jsonl"), matmul, &ev).await.unwrap();
     let texts = m.tree.get(0).unwrap().record.texts.clone();
     let kernel = texts.l1.keys().next().unwrap().clone();
-    let out = ev.engine.run(kwb::engine::Job::new("l1_moves", json!({"l1_module": texts.l1_module, "kernel": kernel, "target": ev.opts.target}), Duration::from_secs(120))).await.unwrap().result;
+    let out = l1_moves_of(&ev, &texts.l1_module, &kernel).await;
     let names: Vec<&str> = out["moves"].as_array().unwrap().iter().map(|m| m["name"].as_str().unwrap()).collect();
     assert!(names[0].starts_with("micro"), "{names:?}");
     assert!(names.iter().any(|n| n.starts_with("rows")), "the row move is still offered, after the tiles: {names:?}");
@@ -423,7 +428,7 @@ async fn a_transposed_convolution_is_computed_phase_by_phase_without_the_zeros()
     assert!(node.result.as_ref().unwrap().correct, "{:?}", node.result.as_ref().unwrap().failure);
     let kernel = node.record.texts.l1.keys().find(|k| k.starts_with("conv2d")).cloned().unwrap_or_else(|| panic!("no conv kernel in {:?}", node.record.texts.l1.keys()));
 
-    let l1_moves = ev.engine.run(kwb::engine::Job::new("l1_moves", json!({"l1_module": node.record.texts.l1_module, "kernel": kernel, "target": ev.opts.target}), Duration::from_secs(120))).await.unwrap().result;
+    let l1_moves = l1_moves_of(&ev, &node.record.texts.l1_module, &kernel).await;
     let m = l1_moves["moves"].as_array().unwrap().iter().find(|m| m["name"].as_str().unwrap().starts_with("micro")).unwrap_or_else(|| panic!("no micro-kernel move: {l1_moves}"));
     let n2 = s.edit(req(n1, Layer::L1, Some(&kernel), EditBody::Trace(trace_of(m)), m["name"].as_str().unwrap())).await.unwrap().expect("the micro-kernel applies");
     let r = s.tree.get(n2).unwrap().result.clone().unwrap();
