@@ -262,16 +262,31 @@ async fn a_layer_norm_is_computed_row_by_row_with_vector_partial_sums() {
     let speedup = r.speedup_median.expect("timed");
     assert!(speedup > 2.0, "the row schedule is only {speedup:.2}x TVM's default build");
 
-    // A matmul also reduces along rows, but its register tiles come first:
-    // its outputs share their operands.
+    // A matmul also reduces along rows, but its outputs share their
+    // operands: register tiles, and no row move, for its many rows.
     let matmul = set.get("matmul_256").unwrap();
-    let m = SessionRunner::create(&dir.path().join("matmul.jsonl"), matmul, &ev).await.unwrap();
-    let texts = m.tree.get(0).unwrap().record.texts.clone();
-    let kernel = texts.l1.keys().next().unwrap().clone();
-    let out = l1_moves_of(&ev, &texts.l1_module, &kernel).await;
-    let names: Vec<&str> = out["moves"].as_array().unwrap().iter().map(|m| m["name"].as_str().unwrap()).collect();
-    assert!(names[0].starts_with("micro"), "{names:?}");
-    assert!(names.iter().any(|n| n.starts_with("rows")), "the row move is still offered, after the tiles: {names:?}");
+    let names = contraction_moves(&ev, matmul, &dir.path().join("matmul.jsonl")).await;
+    assert!(names.len() == 1 && names[0][0].starts_with("micro"), "{names:?}");
+    assert!(!names[0].iter().any(|n| n.starts_with("rows")), "a row move is offered on a 256-row matmul: {names:?}");
+    // A batch-1 linear has one output row, each weight read once: there
+    // the row move stays, after the tiles (cbam's first linear, whose 64
+    // inputs make four rows of 16 lanes; the second sums only 8).
+    let cbam = set.get("cbam_channel_attention").unwrap();
+    let names = contraction_moves(&ev, cbam, &dir.path().join("cbam.jsonl")).await;
+    assert!(names.iter().any(|k| k[0].starts_with("tile") && k.iter().any(|n| n.starts_with("rows"))), "no row move on a batch-1 linear: {names:?}");
+}
+
+/// The L1 moves offered on each of a task's matmul kernels, in order.
+async fn contraction_moves(ev: &kwb::eval::Evaluator, task: &kwb::tasks::Task, log: &std::path::Path) -> Vec<Vec<String>> {
+    let s = SessionRunner::create(log, task, ev).await.unwrap();
+    let texts = s.tree.get(0).unwrap().record.texts.clone();
+    let mut found = Vec::new();
+    for kernel in texts.l1.keys().filter(|k| k.contains("matmul")) {
+        let out = l1_moves_of(ev, &texts.l1_module, kernel).await;
+        let names: Vec<String> = out["moves"].as_array().unwrap().iter().map(|m| m["name"].as_str().unwrap().to_string()).collect();
+        found.push(names);
+    }
+    found
 }
 
 /// Softmax: the L0 move replaces the libm `exp` per element by TVM's

@@ -155,6 +155,14 @@ def l1_moves(args):
     # A contraction's outputs share their operands, which register tiles
     # reuse: its row moves come after the tiles. Otherwise they come first.
     contraction = _is_contraction(sch, blocks)
+    if contraction and main is not None and sum(1 for t, n in main["iters"] if t == SPATIAL and n > 1) > 1:
+        # Only a contraction with one output row (a batch-1 linear: each
+        # weight read once) gains from vector partial sums along a row;
+        # with more rows the register tiles reuse every operand load. Of
+        # the 53 row candidates on matmuls and convolutions in the l1 and
+        # l2 results, the one on a best path was a batch-1 linear;
+        # bmm_bias_relu's six measured 0.1x of its tiles.
+        row_moves = []
     for name, why, lines in ([] if contraction else row_moves):
         add(name, why, lines)
     if main is not None and target is not None and target.kind.name == "llvm":
