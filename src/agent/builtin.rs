@@ -206,6 +206,7 @@ fn l0_moves_for(bottleneck: &str) -> &'static [&'static str] {
     match bottleneck {
         "transcendentals" => &["fast-math"],
         "a sort for a maximum" => &["top1-as-max"],
+        "a sequential scan" => &["interleaved-scan"],
         "layout" => &["pointwise-matmul", "subpixel-deconv-nhwc", "subpixel-deconv", "nhwc-hwio", "nhwc"],
         "a batch norm's passes" => &["bn-scale-shift"],
         _ => &[],

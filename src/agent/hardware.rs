@@ -118,6 +118,11 @@ pub fn analyse(mut profile: Value, machine: Option<&Machine>, facts: &PathFacts,
     if l0_again && l0_text.contains("R.topk(") && l0_text.contains("k=1,") {
         routes.push((Layer::L0, "a sort for a maximum".into(), "`R.topk` with k = 1 sorts the axis to find its maximum".into()));
     }
+    // A cumulative sum lowers to an opaque loop per row, one dependent
+    // addition after another, which no schedule move reaches.
+    if l0_again && l0_text.contains("R.cumsum(") {
+        routes.push((Layer::L0, "a sequential scan".into(), "`R.cumsum` lowers to one sequential loop per row, each addition waiting on the last".into()));
+    }
     if has_nchw_conv && l0_again {
         routes.push((Layer::L0, "layout".into(), "conv2d runs in NCHW: channels are not the innermost, vectorizable axis".into()));
     }
@@ -248,6 +253,16 @@ mod tests {
         assert_eq!(a["route"], "L0");
         assert_eq!(a["bottleneck"], "a sort for a maximum");
         assert_eq!(analyse(profile(), None, &fresh, r#"lv = R.topk(x, k=3, axis=-1, ret_type="both")"#, &[])["route"], "L1");
+    }
+
+    #[test]
+    fn a_cumsum_goes_to_the_graph_layer_once() {
+        let fresh = PathFacts { l1_kernels: vec![], l2_kernels: vec![], l0_edits: 0 };
+        let text = "lv = R.cumsum(x, axis=-1, dtype=None, exclusive=False)";
+        let a = analyse(profile(), None, &fresh, text, &[]);
+        assert_eq!((a["route"].as_str(), a["bottleneck"].as_str()), (Some("L0"), Some("a sequential scan")));
+        let scheduled = PathFacts { l1_kernels: vec!["cumsum".into()], l2_kernels: vec![], l0_edits: 1 };
+        assert_ne!(analyse(profile(), None, &scheduled, text, &[])["route"], "L0");
     }
 
     #[test]

@@ -8,7 +8,7 @@ move is tried here before it is offered, so none fails to apply."""
 import tvm
 from tvm import relax, s_tir
 
-from . import l0_rewrites, machine, microkernel, norm_rewrite, pipeline, rows, text_policy
+from . import l0_rewrites, machine, microkernel, norm_rewrite, pipeline, rows, scan_rewrite, text_policy
 from .l0_rewrites import same_module
 from .microkernel import REDUCE, SPATIAL
 
@@ -298,6 +298,9 @@ L0_PASSES = [
      lambda: norm_rewrite.recompose_norms),
     ("top1-as-max", "compute a top-1 (torch.max over an axis) as a max reduction and an argmax, one vectorized pass, instead of TVM's sort-based topk; "
      "the index is dropped where nothing reads it", lambda: l0_rewrites.top1_as_reduction),
+    ("interleaved-scan", "compute a cumulative sum over the last axis with a kernel that scans a group of rows side by side, each row's running sum in a register: "
+     "independent additions the core overlaps, instead of TVM's one sequential loop per row that no schedule reaches; the same additions in the same order",
+     lambda: scan_rewrite.interleaved_scan),
     ("fold-constants", "fold constant subexpressions at compile time", lambda: relax.transform.FoldConstant()),
     ("pointwise-matmul", "compute a 1x1 NCHW convolution as a matmul over reshaped views of its input and weights (no layout change): "
      "the register tile takes rows of output channels and vectors of pixels" + _NORM, lambda: _then(l0_rewrites.pointwise_conv_as_matmul, l0_rewrites.batch_norm_as_scale_shift)),
