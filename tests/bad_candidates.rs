@@ -103,3 +103,19 @@ async fn unbounded_allocation_is_a_memory_failure() {
     assert_eq!(f.class, FailureClass::Memory, "{f}");
     reference_still_works(&ev).await;
 }
+
+/// A candidate far slower than the baseline is settled after the fewest
+/// pairs (every one of them under half the baseline's speed) instead of
+/// being measured to a 1% interval: a loser's figure needs no precision,
+/// and the search's budget goes to the next candidate.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_far_slower_candidate_is_settled_after_five_pairs() {
+    let ev = common::evaluator(common::quick_opts()).await;
+    let r = eval_named(&ev, "slow").await;
+    assert!(r.correct, "{:?}", r.failure);
+    let x = r.speedup_median.expect("timed");
+    assert!(x < 0.5, "the slow ReLU measured {x:.3}x");
+    assert!(r.timing_valid, "a settled loser's timing counts");
+    assert_eq!(r.pair_count, 5, "{x:.3}x after {} pairs", r.pair_count);
+    reference_still_works(&ev).await;
+}
