@@ -8,7 +8,7 @@ move is tried here before it is offered, so none fails to apply."""
 import tvm
 from tvm import relax, s_tir
 
-from . import l0_rewrites, machine, microkernel, norm_rewrite, pipeline, rows, scan_rewrite, text_policy
+from . import l0_rewrites, machine, microkernel, norm_rewrite, pipeline, rows, scan_rewrite, text_policy, window
 from .l0_rewrites import same_module
 from .microkernel import REDUCE, SPATIAL
 
@@ -163,6 +163,10 @@ def l1_moves(args):
         # l2 results, the one on a best path was a batch-1 linear;
         # bmm_bias_relu's six measured 0.1x of its tiles.
         row_moves = []
+    # A pooling's window: before the register tiles, which treat it as a
+    # contraction's reduction and lose (0.3x TVM's build on avg_pool).
+    for name, why, lines in ([] if contraction else window.moves(blocks)):
+        add(name, why, lines)
     for name, why, lines in ([] if contraction else row_moves):
         add(name, why, lines)
     if main is not None and target is not None and target.kind.name == "llvm":
