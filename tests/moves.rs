@@ -431,6 +431,13 @@ async fn a_cumsum_scans_rows_side_by_side_and_stays_correct() {
     assert!(r.correct, "{:?}", r.failure);
     let speedup = r.speedup_median.expect("timed");
     assert!(speedup > 1.2, "the interleaved scan is only {speedup:.2}x TVM's loop per row");
+    // Its body is an opaque block, whose loops no L1 move may touch:
+    // vectorizing them gave wrong sums.
+    let ev = common::evaluator(common::quick_opts()).await;
+    let set = common::tasks();
+    let texts = kwb::session::runner::derive(&ev, set.get("cumsum").unwrap(), json!({"l0": text})).await.expect("the scan derives");
+    let out = l1_moves_of(&ev, &texts.l1_module, "cumsum_rows").await;
+    assert_eq!(out["moves"].as_array().map(Vec::len), Some(0), "{out}");
 }
 
 /// An inference batch norm as TVM decomposes it is four passes over the
