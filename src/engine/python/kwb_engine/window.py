@@ -18,7 +18,10 @@ The move here, per kernel:
   division (or any elementwise consumer) runs per output row, vectorized.
 
 Measured on avg_pool (64 x 56 x 56, 3 x 3, stride 2) on an Emerald Rapids
-core: TVM's build 0.097 ms, this schedule 0.057 ms.
+core: TVM's build 0.089 ms, this schedule 0.063 ms (1.4x). That CPU's
+MetaSchedule reaches 0.044 to 0.058 ms, so more is left: the update's row
+is vectorized by LLVM or not at all, and a stride-2 row reads every other
+input. On max_pool it is 0.91x TVM's build.
 """
 
 from .microkernel import REDUCE, SPATIAL
