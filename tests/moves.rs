@@ -406,16 +406,35 @@ async fn a_gelu_gets_the_fast_erf_and_stays_correct() {
 
 /// torch.max over an axis imports as topk with k = 1, a sort per row (an
 /// extern call on the CPU). The L0 move computes it as a max reduction,
-/// exact, the unread index dropped. Measured 2.0x TVM's default build (and
-/// 2.0x MetaSchedule's tuned one) on a quiet Zen 4 core, before any L1 move;
-/// asserted at 1.4x.
+/// exact, the unread index dropped. Unscheduled, that reduction is 2.0x the
+/// sort on a Zen 4 core but only 1.03x on an Emerald Rapids core, whose
+/// sort is faster; what it opens is the row move on the new `max` kernel
+/// (8.5x the sort there). Asserted: the reduction is no slower than the
+/// sort (0.9x, for a loaded machine), and with the row move over 2x.
 #[tokio::test]
 async fn a_top1_is_a_max_reduction_and_stays_exact() {
-    let (text, r, _) = l0_move_of("reduce_max", "top1-as-max").await;
+    let opts = EvalOptions { pairs: 5, max_rounds: 1, max_ci: 0.25, ..common::quick_opts() };
+    let ev = common::evaluator(opts).await;
+    let set = common::tasks();
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = SessionRunner::create(&dir.path().join("top1.jsonl"), set.get("reduce_max").unwrap(), &ev).await.unwrap();
+    let root = s.tree.get(0).unwrap().record.texts.clone();
+    let l0 = ev.engine.run(kwb::engine::Job::new("l0_moves", json!({"l0": root.l0}), Duration::from_secs(120))).await.unwrap().result;
+    let text = l0["moves"].as_array().unwrap().iter().find(|m| m["name"] == "top1-as-max").expect("top1-as-max is offered")["text"].as_str().unwrap().to_string();
     assert!(!text.contains("R.topk(") && text.contains("R.max(") && !text.contains("R.argmax("), "{text}");
+    let n1 = s.edit(req(0, Layer::L0, None, EditBody::Text(text), "top1-as-max")).await.unwrap().expect("the rewrite applies");
+    let r = s.tree.get(n1).unwrap().result.clone().unwrap();
     assert!(r.correct, "{:?}", r.failure);
     let speedup = r.speedup_median.expect("timed");
-    assert!(speedup > 1.4, "the max reduction is only {speedup:.2}x the sort");
+    assert!(speedup > 0.9, "the max reduction is only {speedup:.2}x the sort");
+
+    let l1 = s.tree.get(n1).unwrap().record.texts.l1_module.clone();
+    let m = first_rows_move(&ev, &l1, "max").await;
+    let n2 = s.edit(req(n1, Layer::L1, Some("max"), EditBody::Trace(trace_of(&m)), m["name"].as_str().unwrap())).await.unwrap().expect("the row move applies");
+    let r = s.tree.get(n2).unwrap().result.clone().unwrap();
+    assert!(r.correct, "{:?}", r.failure);
+    let speedup = r.speedup_median.expect("timed");
+    assert!(speedup > 2.0, "the max reduction with the row move is only {speedup:.2}x the sort");
 }
 
 /// A cumulative sum lowers to an opaque loop per row, each addition waiting
