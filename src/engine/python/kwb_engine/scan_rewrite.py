@@ -19,7 +19,7 @@ Measured on cumsum (64 x 256, float32, one thread): TVM's build 0.0123 ms,
 
 import tvm
 from tvm import relax
-from tvm.relax.dpl import is_op, wildcard
+from tvm.relax.dpl import is_op, rewrite_call, wildcard
 
 from .l0_rewrites import _float_tensor, _static
 
@@ -103,7 +103,7 @@ def interleaved_scan(mod, _ctx):
     updates = {}
     for gv, func in mod.functions.items():
         if isinstance(func, relax.Function):
-            updates[gv] = relax.dpl.rewrite_call(pattern, rewrite, func)
+            updates[gv] = rewrite_call(pattern, rewrite, func)
     if not changed:
         return mod
     out = bb.get()
