@@ -18,6 +18,12 @@ async fn l1_moves_of(ev: &kwb::eval::Evaluator, l1: &str, kernel: &str) -> Value
     ev.engine.run(kwb::engine::Job::new("l1_moves", json!({"l1_module": l1, "kernel": kernel, "target": ev.opts.target}), Duration::from_secs(120))).await.unwrap().result
 }
 
+/// An evaluator that times each node with 5 pairs in one round: enough to
+/// tell a move that pays from one that does not, on a loaded machine.
+async fn timed_evaluator() -> kwb::eval::Evaluator {
+    common::evaluator(EvalOptions { pairs: 5, max_rounds: 1, max_ci: 0.25, ..common::quick_opts() }).await
+}
+
 fn trace_of(m: &Value) -> Vec<String> {
     m["trace"].as_array().unwrap().iter().map(|l| l.as_str().unwrap().to_string()).collect()
 }
@@ -32,8 +38,7 @@ fn trace_of(m: &Value) -> Vec<String> {
 /// only at 3x, which holds on a loaded machine).
 #[tokio::test]
 async fn an_nhwc_convolution_gets_a_register_micro_kernel_and_stays_correct() {
-    let opts = EvalOptions { pairs: 5, max_rounds: 1, max_ci: 0.25, ..common::quick_opts() };
-    let ev = common::evaluator(opts).await;
+    let ev = timed_evaluator().await;
     let set = common::tasks();
     let task = set.get("conv2d_3x3").unwrap();
     let dir = tempfile::tempdir().unwrap();
@@ -157,8 +162,7 @@ async fn a_hardswish_epilogue_is_one_expression_of_the_accumulator() {
 /// asserted at 3x, which holds on a loaded machine).
 #[tokio::test]
 async fn a_pointwise_convolution_becomes_a_matmul_without_transposes() {
-    let opts = EvalOptions { pairs: 5, max_rounds: 1, max_ci: 0.25, ..common::quick_opts() };
-    let ev = common::evaluator(opts).await;
+    let ev = timed_evaluator().await;
     let set = common::tasks();
     let task = set.get("conv2d_1x1").unwrap();
     let dir = tempfile::tempdir().unwrap();
@@ -196,8 +200,7 @@ async fn a_pointwise_convolution_becomes_a_matmul_without_transposes() {
 /// 5x the default build, which holds on a loaded machine.
 #[tokio::test]
 async fn an_elementwise_chain_becomes_one_vectorized_loop() {
-    let opts = EvalOptions { pairs: 5, max_rounds: 1, max_ci: 0.25, ..common::quick_opts() };
-    let ev = common::evaluator(opts).await;
+    let ev = timed_evaluator().await;
     let set = common::tasks();
     let task = set.get("hardswish").unwrap();
     let dir = tempfile::tempdir().unwrap();
@@ -238,8 +241,7 @@ async fn first_rows_move(ev: &kwb::eval::Evaluator, l1: &str, kernel: &str) -> V
 /// Rapids core with a bench beside it; asserted at 1.15x.
 #[tokio::test]
 async fn a_pooling_window_is_summed_a_row_at_a_time() {
-    let opts = EvalOptions { pairs: 5, max_rounds: 1, max_ci: 0.25, ..common::quick_opts() };
-    let ev = common::evaluator(opts).await;
+    let ev = timed_evaluator().await;
     let set = common::tasks();
     let task = set.get("avg_pool").unwrap();
     let dir = tempfile::tempdir().unwrap();
@@ -267,8 +269,7 @@ async fn a_pooling_window_is_summed_a_row_at_a_time() {
 /// schedule; asserted at 2x, which holds on a loaded machine).
 #[tokio::test]
 async fn a_layer_norm_is_computed_row_by_row_with_vector_partial_sums() {
-    let opts = EvalOptions { pairs: 5, max_rounds: 1, max_ci: 0.25, ..common::quick_opts() };
-    let ev = common::evaluator(opts).await;
+    let ev = timed_evaluator().await;
     let set = common::tasks();
     let task = set.get("layer_norm").unwrap();
     let dir = tempfile::tempdir().unwrap();
@@ -325,8 +326,7 @@ async fn contraction_moves(ev: &kwb::eval::Evaluator, task: &kwb::tasks::Task, l
 /// TVM's default build (8x on a quiet Zen 4 core; asserted at 3x).
 #[tokio::test]
 async fn a_softmax_takes_the_fast_exp_and_row_schedule_and_stays_correct() {
-    let opts = EvalOptions { pairs: 5, max_rounds: 1, max_ci: 0.25, ..common::quick_opts() };
-    let ev = common::evaluator(opts).await;
+    let ev = timed_evaluator().await;
     let set = common::tasks();
     let task = set.get("softmax").unwrap();
     let dir = tempfile::tempdir().unwrap();
@@ -363,8 +363,7 @@ async fn fast_math_of(task_id: &str) -> (String, kwb::eval::EvalResult) {
 /// The L0 move `name` on task `task_id`: its text, its result timed
 /// against TVM's default build, and the names of its L1 kernels.
 async fn l0_move_of(task_id: &str, name: &str) -> (String, kwb::eval::EvalResult, Vec<String>) {
-    let opts = EvalOptions { pairs: 5, max_rounds: 1, max_ci: 0.25, ..common::quick_opts() };
-    let ev = common::evaluator(opts).await;
+    let ev = timed_evaluator().await;
     let set = common::tasks();
     let task = set.get(task_id).unwrap();
     let dir = tempfile::tempdir().unwrap();
@@ -413,8 +412,7 @@ async fn a_gelu_gets_the_fast_erf_and_stays_correct() {
 /// sort (0.9x, for a loaded machine), and with the row move over 2x.
 #[tokio::test]
 async fn a_top1_is_a_max_reduction_and_stays_exact() {
-    let opts = EvalOptions { pairs: 5, max_rounds: 1, max_ci: 0.25, ..common::quick_opts() };
-    let ev = common::evaluator(opts).await;
+    let ev = timed_evaluator().await;
     let set = common::tasks();
     let dir = tempfile::tempdir().unwrap();
     let mut s = SessionRunner::create(&dir.path().join("top1.jsonl"), set.get("reduce_max").unwrap(), &ev).await.unwrap();
@@ -495,8 +493,7 @@ async fn a_layout_move_folds_the_batch_norm_into_the_convolutions_kernel() {
 /// asserted at 10x the default build.
 #[tokio::test]
 async fn a_transposed_convolution_is_computed_phase_by_phase_without_the_zeros() {
-    let opts = EvalOptions { pairs: 5, max_rounds: 1, max_ci: 0.25, ..common::quick_opts() };
-    let ev = common::evaluator(opts).await;
+    let ev = timed_evaluator().await;
     let set = common::tasks();
     let task = set.get("conv_transpose2d").unwrap();
     let dir = tempfile::tempdir().unwrap();
