@@ -26,7 +26,7 @@ from . import device as devices
 from . import errors
 from .errors import JobError, first_line
 
-METHOD = "tir kernels v1"
+METHOD = "tir kernels v2"
 CPU_SIZES_KIB = (16, 64, 512, 4096, 32768, 262144)
 # 64 MiB is past a large GPU's L2 (50 MB on an H200): without it, a 134 MB
 # working set was judged against the 16 MiB level's L2 bandwidth (55 TB/s),
@@ -152,6 +152,30 @@ def read(a: T.Buffer(({per_thread}, {grid * GPU_THREADS}, 4), "float32"), out: T
 """, [(per_thread, grid * GPU_THREADS, 4)], (grid * GPU_THREADS, 4)
 
 
+def _gpu_read_unrolled(grid, per_thread, reps, unroll):
+    """The read with `unroll` independent loads in flight per thread (one
+    accumulator each): the plain read keeps one, and at 256 MiB on an H100 it
+    measured 2946 GB/s against 3075 at 1 GiB, a level that was then no upper
+    bound (two reductions showed 101% and 105% of it)."""
+    return f"""
+@T.prim_func
+def read(a: T.Buffer(({per_thread}, {grid * GPU_THREADS}, 4), "float32"), out: T.Buffer(({grid * GPU_THREADS}, 4), "float32")):
+    T.func_attr({{"tir.noalias": True}})
+    for b in T.thread_binding({grid}, thread="blockIdx.x"):
+        for th in T.thread_binding({GPU_THREADS}, thread="threadIdx.x"):
+            acc = T.decl_buffer(({unroll}, 4), "float32", scope="local")
+            for u in T.unroll({unroll}):
+                for l in T.vectorized(4):
+                    acc[u, l] = T.float32(0)
+            for r, k in T.grid({reps}, {per_thread // unroll}):
+                for u in T.unroll({unroll}):
+                    for l in T.vectorized(4):
+                        acc[u, l] = acc[u, l] + a[k * {unroll} + u, b * {GPU_THREADS} + th, l]
+            for l in T.vectorized(4):
+                out[b * {GPU_THREADS} + th, l] = {" + ".join(f"acc[{u}, l]" for u in range(unroll))}
+""", [(per_thread, grid * GPU_THREADS, 4)], (grid * GPU_THREADS, 4)
+
+
 def _gpu_copy(grid, per_thread, reps):
     return f"""
 @T.prim_func
@@ -222,6 +246,9 @@ def kernels(target, threads):
             reps = max(1, (CALL_BYTES * 4) // size)
             text, ins, o = _gpu_read(grid, per_thread, reps)
             out.append((f"read_{kib}k", text, ins, o, size * reps, "bytes", kib << 10))
+            unroll = min(8, per_thread)
+            text, ins, o = _gpu_read_unrolled(grid, per_thread, reps, unroll)
+            out.append((f"readu_{kib}k", text, ins, o, size * reps, "bytes", kib << 10))
             half = max(1, per_thread // 2)
             text, ins, o = _gpu_copy(grid, half, reps)
             out.append((f"copy_{kib}k", text, ins, o, 2 * half * grid * GPU_THREADS * 16 * reps, "bytes", kib << 10))
@@ -288,7 +315,10 @@ def measure_built(dev_handle, manifest, out_dir, repeats=10, min_ms=20):
     for k in manifest["kernels"]:
         if k["label"].startswith("read_"):
             size = k["label"][5:]
-            read, copied = rates[k["label"]], rates[f"copy_{size}"]
+            # The unrolled read, where the device has one (GPU), counts as a
+            # second read: the level's bound is the best of all.
+            read = max(rates[k["label"]], rates.get(f"readu_{size}", 0.0))
+            copied = rates[f"copy_{size}"]
             levels.append({"working_set_bytes": k["working_set_bytes"], "bandwidth_bytes_s": max(read, copied),
                            "read_bytes_s": read, "copy_bytes_s": copied})
     levels.sort(key=lambda x: x["working_set_bytes"])
