@@ -128,3 +128,27 @@ async fn a_top1_on_the_gpu_is_a_reduction_not_a_sort() {
     let src = cuda_source(&engine, &rows["l1_module"], &spec, "top1-rows").await;
     assert!(src.contains("__shfl_down_sync") && src.contains("__launch_bounds__(256) max_kernel"), "{src}");
 }
+
+/// gelu: dlight gives every thread one scalar. The map family loads and
+/// stores 4 floats per access (16 bytes), computing between the two in
+/// registers, as PyTorch's vectorized kernels do; a kernel that reduces is
+/// not offered it.
+#[tokio::test]
+async fn an_elementwise_map_loads_and_stores_four_floats_at_a_time() {
+    let engine = common::engine(1).await;
+    let set = common::tasks();
+    let task = set.get("gelu").unwrap().sized("gpu").expect("gelu has a gpu size").unwrap();
+    let spec = json!(task.reference_meta().unwrap().args);
+    let v = engine.run(Job::new("gpu_variants", json!({"source": task.reference_text().unwrap(), "target": cuda(), "count": 0, "tiled": 3}), LONG)).await.unwrap().result;
+    let maps: Vec<String> = names(&v).into_iter().filter(|n| n.contains("-map-")).collect();
+    assert!(maps.len() >= 2, "{:?}", names(&v));
+    let default = cuda_source(&engine, &v["l1_default"], &spec, "map-default").await;
+    let map = cuda_source(&engine, &variant(&v, &maps[0])["l1_module"], &spec, "map-vector").await;
+    assert!(!default.contains("float4"), "dlight's map is scalar:\n{default}");
+    let loads = map.matches("= *(float4*)(x_ptr").count();
+    assert!(loads >= 1 && map.contains("*(float4*)(T_multiply_ptr") && map.contains("erff("), "{map}");
+
+    let sum = set.get("reduce_sum").unwrap().sized("gpu").unwrap().unwrap();
+    let r = engine.run(Job::new("gpu_variants", json!({"source": sum.reference_text().unwrap(), "target": cuda(), "count": 0, "tiled": 3}), LONG)).await.unwrap().result;
+    assert!(!names(&r).is_empty() && !names(&r).iter().any(|n| n.contains("-map-")), "a reduction is no map: {:?}", names(&r));
+}

@@ -17,7 +17,7 @@ import time
 
 import tvm
 
-from . import errors, gpu_tiling, gpu_window, moves, pipeline, space
+from . import errors, gpu_map, gpu_tiling, gpu_window, moves, pipeline, space
 from .errors import JobError, first_line
 
 
@@ -193,6 +193,7 @@ def variants(args):
                 refused.append({"kernel": kernel, "name": "tile by design", "reason": first_line(e)})
             try:
                 designed += gpu_window.moves(func, kernel, target) + gpu_window.row_moves(func, kernel, target)
+                designed += gpu_map.moves(func, kernel, target)
             except Exception as e:  # a kernel this family cannot shape keeps the others
                 refused.append({"kernel": kernel, "name": "one thread per output", "reason": first_line(e)})
         kept = [{"name": f"kept-{i + 1}", "trace": t, "predicted": None,
