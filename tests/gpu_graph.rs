@@ -27,6 +27,17 @@ fn names(v: &Value) -> Vec<String> {
     v["variants"].as_array().unwrap().iter().map(|x| x["name"].as_str().unwrap().to_string()).collect()
 }
 
+/// A task at its GPU size: its reference, argument spec and the engine's
+/// GPU variants of it (designed ones only: no sampling; graph moves where
+/// `graph`, contraction tilings where `tiled`).
+async fn gpu_variants(engine: &kwb::engine::Engine, id: &str, tiled: u32, graph: bool) -> (kwb::tasks::Task, Value, Value) {
+    let task = common::tasks().get(id).unwrap().sized("gpu").unwrap_or_else(|| panic!("{id} has a gpu size")).unwrap();
+    let spec = json!(task.reference_meta().unwrap().args);
+    let args = json!({"source": task.reference_text().unwrap(), "target": cuda(), "count": 0, "tiled": tiled, "graph": graph});
+    let v = engine.run(Job::new("gpu_variants", args, LONG)).await.unwrap().result;
+    (task, spec, v)
+}
+
 /// The CUDA C TVM generates here for an L1 module (built for sm_90; the
 /// artifact is not kept).
 async fn cuda_source(engine: &kwb::engine::Engine, l1: &Value, spec: &Value, tag: &str) -> String {
@@ -59,11 +70,7 @@ fn kernels(src: &str) -> usize {
 #[tokio::test]
 async fn a_normalization_in_stages_becomes_one_gpu_kernel_and_stays_correct() {
     let ev = common::evaluator(common::quick_opts()).await;
-    let set = common::tasks();
-    let task = set.get("layer_norm").unwrap().sized("gpu").expect("layer_norm has a gpu size").unwrap();
-    let spec = json!(task.reference_meta().unwrap().args);
-    let source = task.reference_text().unwrap();
-    let v = ev.engine.run(Job::new("gpu_variants", json!({"source": source, "target": cuda(), "count": 0, "tiled": 0, "graph": true}), LONG)).await.unwrap().result;
+    let (task, spec, v) = gpu_variants(&ev.engine, "layer_norm", 0, true).await;
     assert!(v["kernels"].as_array().unwrap().len() >= 5, "the staged norm is several kernels by default: {}", v["kernels"]);
     let norm = variant(&v, "l0-one-kernel-norm");
     assert_eq!(norm["layer"], "l0");
@@ -89,10 +96,7 @@ async fn a_normalization_in_stages_becomes_one_gpu_kernel_and_stays_correct() {
 #[tokio::test]
 async fn a_pooling_gets_one_thread_per_output_instead_of_a_block() {
     let engine = common::engine(1).await;
-    let set = common::tasks();
-    let task = set.get("avg_pool").unwrap().sized("gpu").expect("avg_pool has a gpu size").unwrap();
-    let spec = json!(task.reference_meta().unwrap().args);
-    let v = engine.run(Job::new("gpu_variants", json!({"source": task.reference_text().unwrap(), "target": cuda(), "count": 0, "tiled": 3}), LONG)).await.unwrap().result;
+    let (_, spec, v) = gpu_variants(&engine, "avg_pool", 3, false).await;
     let window = variant(&v, "avg_pool2d-window-256");
     assert!(window["rationale"].as_str().unwrap().contains("one thread per output"), "{window}");
     let default = cuda_source(&engine, &v["l1_default"], &spec, "pool-default").await;
@@ -100,8 +104,7 @@ async fn a_pooling_gets_one_thread_per_output_instead_of_a_block() {
     assert!(default.contains("__shared__") && default.contains("__syncthreads"), "dlight's block reduction:\n{default}");
     assert!(!one.contains("__shared__") && !one.contains("__syncthreads") && one.contains("__launch_bounds__(256)"), "{one}");
 
-    let norm = set.get("rms_norm").unwrap().sized("gpu").unwrap().unwrap();
-    let r = engine.run(Job::new("gpu_variants", json!({"source": norm.reference_text().unwrap(), "target": cuda(), "count": 0, "tiled": 3}), LONG)).await.unwrap().result;
+    let (_, _, r) = gpu_variants(&engine, "rms_norm", 3, false).await;
     assert!(!names(&r).iter().any(|n| n.contains("-window-")), "a long reduction is not serialized per thread: {:?}", names(&r));
 }
 
@@ -111,10 +114,7 @@ async fn a_pooling_gets_one_thread_per_output_instead_of_a_block() {
 #[tokio::test]
 async fn a_top1_on_the_gpu_is_a_reduction_not_a_sort() {
     let engine = common::engine(1).await;
-    let set = common::tasks();
-    let task = set.get("reduce_max").unwrap().sized("gpu").expect("reduce_max has a gpu size").unwrap();
-    let spec = json!(task.reference_meta().unwrap().args);
-    let v = engine.run(Job::new("gpu_variants", json!({"source": task.reference_text().unwrap(), "target": cuda(), "count": 0, "tiled": 0, "graph": true}), LONG)).await.unwrap().result;
+    let (_, spec, v) = gpu_variants(&engine, "reduce_max", 0, true).await;
     let top1 = variant(&v, "l0-top1-as-max");
     assert!(top1["l0"].as_str().unwrap().contains("R.max(") && !top1["l0"].as_str().unwrap().contains("topk"), "{}", top1["l0"]);
     let default = cuda_source(&engine, &v["l1_default"], &spec, "top1-default").await;
@@ -136,10 +136,7 @@ async fn a_top1_on_the_gpu_is_a_reduction_not_a_sort() {
 #[tokio::test]
 async fn an_elementwise_map_loads_and_stores_four_floats_at_a_time() {
     let engine = common::engine(1).await;
-    let set = common::tasks();
-    let task = set.get("gelu").unwrap().sized("gpu").expect("gelu has a gpu size").unwrap();
-    let spec = json!(task.reference_meta().unwrap().args);
-    let v = engine.run(Job::new("gpu_variants", json!({"source": task.reference_text().unwrap(), "target": cuda(), "count": 0, "tiled": 3}), LONG)).await.unwrap().result;
+    let (_, spec, v) = gpu_variants(&engine, "gelu", 3, false).await;
     let maps: Vec<String> = names(&v).into_iter().filter(|n| n.contains("-map-")).collect();
     assert!(maps.len() >= 2, "{:?}", names(&v));
     let default = cuda_source(&engine, &v["l1_default"], &spec, "map-default").await;
@@ -148,7 +145,6 @@ async fn an_elementwise_map_loads_and_stores_four_floats_at_a_time() {
     let loads = map.matches("= *(float4*)(x_ptr").count();
     assert!(loads >= 1 && map.contains("*(float4*)(T_multiply_ptr") && map.contains("erff("), "{map}");
 
-    let sum = set.get("reduce_sum").unwrap().sized("gpu").unwrap().unwrap();
-    let r = engine.run(Job::new("gpu_variants", json!({"source": sum.reference_text().unwrap(), "target": cuda(), "count": 0, "tiled": 3}), LONG)).await.unwrap().result;
+    let (_, _, r) = gpu_variants(&engine, "reduce_sum", 3, false).await;
     assert!(!names(&r).is_empty() && !names(&r).iter().any(|n| n.contains("-map-")), "a reduction is no map: {:?}", names(&r));
 }

@@ -134,29 +134,12 @@ def fma(x: T.Buffer(({chains},), "float32"), y: T.Buffer(({chains},), "float32")
 """, [(chains,), (chains,)], (blocks * GPU_THREADS,)
 
 
-def _gpu_read(grid, per_thread, reps):
-    return f"""
-@T.prim_func
-def read(a: T.Buffer(({per_thread}, {grid * GPU_THREADS}, 4), "float32"), out: T.Buffer(({grid * GPU_THREADS}, 4), "float32")):
-    T.func_attr({{"tir.noalias": True}})
-    for b in T.thread_binding({grid}, thread="blockIdx.x"):
-        for th in T.thread_binding({GPU_THREADS}, thread="threadIdx.x"):
-            acc = T.decl_buffer((4,), "float32", scope="local")
-            for l in T.vectorized(4):
-                acc[l] = T.float32(0)
-            for r, k in T.grid({reps}, {per_thread}):
-                for l in T.vectorized(4):
-                    acc[l] = acc[l] + a[k, b * {GPU_THREADS} + th, l]
-            for l in T.vectorized(4):
-                out[b * {GPU_THREADS} + th, l] = acc[l]
-""", [(per_thread, grid * GPU_THREADS, 4)], (grid * GPU_THREADS, 4)
-
-
-def _gpu_read_unrolled(grid, per_thread, reps, unroll):
-    """The read with `unroll` independent loads in flight per thread (one
-    accumulator each): the plain read keeps one, and at 256 MiB on an H100 it
-    measured 2946 GB/s against 3075 at 1 GiB, a level that was then no upper
-    bound (two reductions showed 101% and 105% of it)."""
+def _gpu_read(grid, per_thread, reps, unroll=1):
+    """A read-only sum with `unroll` independent loads in flight per thread
+    (one accumulator each). One alone was no upper bound: at 256 MiB on an
+    H100 it measured 2946 GB/s against 3075 at 1 GiB, and two reductions
+    showed 101% and 105% of it."""
+    total = " + ".join(f"acc[{u}, l]" for u in range(unroll))
     return f"""
 @T.prim_func
 def read(a: T.Buffer(({per_thread}, {grid * GPU_THREADS}, 4), "float32"), out: T.Buffer(({grid * GPU_THREADS}, 4), "float32")):
@@ -172,7 +155,7 @@ def read(a: T.Buffer(({per_thread}, {grid * GPU_THREADS}, 4), "float32"), out: T
                     for l in T.vectorized(4):
                         acc[u, l] = acc[u, l] + a[k * {unroll} + u, b * {GPU_THREADS} + th, l]
             for l in T.vectorized(4):
-                out[b * {GPU_THREADS} + th, l] = {" + ".join(f"acc[{u}, l]" for u in range(unroll))}
+                out[b * {GPU_THREADS} + th, l] = {total}
 """, [(per_thread, grid * GPU_THREADS, 4)], (grid * GPU_THREADS, 4)
 
 
@@ -247,7 +230,7 @@ def kernels(target, threads):
             text, ins, o = _gpu_read(grid, per_thread, reps)
             out.append((f"read_{kib}k", text, ins, o, size * reps, "bytes", kib << 10))
             unroll = min(8, per_thread)
-            text, ins, o = _gpu_read_unrolled(grid, per_thread, reps, unroll)
+            text, ins, o = _gpu_read(grid, per_thread, reps, unroll)
             out.append((f"readu_{kib}k", text, ins, o, size * reps, "bytes", kib << 10))
             half = max(1, per_thread // 2)
             text, ins, o = _gpu_copy(grid, half, reps)

@@ -1,5 +1,5 @@
-"""Sliding-window reductions (average and max pooling) on a CPU, one output
-row at a time in vector registers.
+"""Sliding-window reductions (average and max pooling) on a CPU, an output
+or an output row at a time, in registers.
 
 TVM lowers a pooling as a padded copy of the whole input, a reduction block
 whose window loops sit inside the output's loops (9 scalar additions per
