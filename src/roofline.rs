@@ -10,7 +10,7 @@ use std::time::Duration;
 /// The measuring method of `kwb_engine/machine.py` whose peaks are kept.
 pub const METHOD: &str = "kernels v2";
 /// The method of `kwb_engine/peaks.py`: a device's peaks, measured on it.
-pub const DEVICE_METHOD: &str = "tir kernels v2";
+pub const DEVICE_METHOD: &str = "tir kernels v3";
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Machine {

@@ -340,6 +340,9 @@ fn a_boards_peaks_are_measured_on_it_and_give_its_results_a_roofline_share() {
     let levels = peaks["bandwidth_by_size"].as_array().unwrap();
     assert_eq!(levels.len(), 6, "{peaks}");
     assert!(levels.iter().all(|l| l["bandwidth_bytes_s"].as_f64().is_some_and(|b| b > 1e8)), "{peaks}");
+    // A smaller working set is bounded by at least what a larger one moved.
+    let bw = |l: &serde_json::Value| l["bandwidth_bytes_s"].as_f64().unwrap();
+    assert!(levels.windows(2).all(|w| bw(&w[0]) >= bw(&w[1])), "a level below a larger one's: {peaks}");
 
     // The board is this machine: the peaks its TVM kernels reach agree with
     // the local CPU's own (gcc-built) kernels, within what a busy machine
