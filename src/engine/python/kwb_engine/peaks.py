@@ -38,7 +38,7 @@ GPU_SIZES_KIB = (1024, 16384, 65536, 131072, 262144, 1048576)
 CALL_BYTES = 64 << 20
 # On a GPU, 256 MiB read once per call measured 2946 GB/s on an H100, 1 GiB
 # 3075: a short call pays the grid's ramp-up and tail. Each call moves at
-# least 1 GiB there (repeats inside the kernel).
+# least 1 GiB there (repeats inside the kernel, rotated).
 GPU_CALL_BYTES = 1 << 30
 
 
@@ -144,7 +144,15 @@ def _gpu_read(grid, per_thread, reps, unroll=1):
     """A read-only sum with `unroll` independent loads in flight per thread
     (one accumulator each). One alone was no upper bound: at 256 MiB on an
     H100 it measured 2946 GB/s against 3075 at 1 GiB, and two reductions
-    showed 101% and 105% of it."""
+    showed 101% and 105% of it.
+
+    Each repeat starts one row further on and takes the next block's
+    columns (rotated): with the same addresses in the same order, the
+    compiler may keep a short column's values in registers across repeats
+    and the kernel reads nothing. With 8 repeats of 128 MiB on an H100 the
+    read showed 21 TB/s against the 3 TB/s of its memory; rotating rows
+    alone brought it to 6.7 TB/s (part of the set stays in the 50 MB L2),
+    but a one-row column (1 MiB: 100 TB/s) needs the columns rotated too."""
     total = " + ".join(f"acc[{u}, l]" for u in range(unroll))
     return f"""
 @T.prim_func
@@ -159,13 +167,15 @@ def read(a: T.Buffer(({per_thread}, {grid * GPU_THREADS}, 4), "float32"), out: T
             for r, k in T.grid({reps}, {per_thread // unroll}):
                 for u in T.unroll({unroll}):
                     for l in T.vectorized(4):
-                        acc[u, l] = acc[u, l] + a[k * {unroll} + u, b * {GPU_THREADS} + th, l]
+                        acc[u, l] = acc[u, l] + a[(k + r) % {per_thread // unroll} * {unroll} + u, (b + r) % {grid} * {GPU_THREADS} + th, l]
             for l in T.vectorized(4):
                 out[b * {GPU_THREADS} + th, l] = {total}
 """, [(per_thread, grid * GPU_THREADS, 4)], (grid * GPU_THREADS, 4)
 
 
 def _gpu_copy(grid, per_thread, reps):
+    """Each thread copies its column of the set; see `_gpu_read` for why
+    each repeat starts at another row."""
     return f"""
 @T.prim_func
 def copy(a: T.Buffer(({per_thread}, {grid * GPU_THREADS}, 4), "float32"), out: T.Buffer((2, {per_thread}, {grid * GPU_THREADS}, 4), "float32")):
@@ -174,7 +184,7 @@ def copy(a: T.Buffer(({per_thread}, {grid * GPU_THREADS}, 4), "float32"), out: T
         for th in T.thread_binding({GPU_THREADS}, thread="threadIdx.x"):
             for r, k in T.grid({reps}, {per_thread}):
                 for l in T.vectorized(4):
-                    out[r % 2, k, b * {GPU_THREADS} + th, l] = a[k, b * {GPU_THREADS} + th, l]
+                    out[r % 2, (k + r) % {per_thread}, (b + r) % {grid} * {GPU_THREADS} + th, l] = a[(k + r) % {per_thread}, (b + r) % {grid} * {GPU_THREADS} + th, l]
 """, [(per_thread, grid * GPU_THREADS, 4)], (2, per_thread, grid * GPU_THREADS, 4)
 
 
