@@ -105,7 +105,7 @@ async fn choose<'t>(ev: &Evaluator, task: &Task, tree: &'t CandidateTree) -> (Op
     }
     // On a noisy machine a faster finalist can miss its interval by chance
     // and lose to a slower one that made it: it gets one more measurement.
-    let results: Vec<EvalResult> = measured.iter().map(|(_, r)| r.clone()).collect();
+    let results: Vec<&EvalResult> = measured.iter().map(|(_, r)| r).collect();
     for i in retry_faster_invalid(&results) {
         let again = confirm(ev, task, measured[i].0, 3).await;
         if again.correct && again.timing_valid {
@@ -127,10 +127,10 @@ async fn choose<'t>(ev: &Evaluator, task: &Task, tree: &'t CandidateTree) -> (Op
 
 /// Finalists measured correct, with too wide an interval, at a point
 /// estimate above every validly timed one: worth one more measurement.
-fn retry_faster_invalid(measured: &[EvalResult]) -> Vec<usize> {
+fn retry_faster_invalid(measured: &[&EvalResult]) -> Vec<usize> {
     let point = |r: &EvalResult| r.speedup_median.filter(|s| s.is_finite()).unwrap_or(0.0);
-    let best_valid = measured.iter().filter(|r| r.correct && r.timing_valid).map(point).fold(0.0, f64::max);
-    (0..measured.len()).filter(|&i| measured[i].correct && !measured[i].timing_valid && point(&measured[i]) > best_valid).collect()
+    let best_valid = measured.iter().filter(|r| r.correct && r.timing_valid).map(|r| point(r)).fold(0.0, f64::max);
+    (0..measured.len()).filter(|&i| measured[i].correct && !measured[i].timing_valid && point(measured[i]) > best_valid).collect()
 }
 
 /// A node measured again before it is reported: built anew and timed in a
@@ -148,16 +148,16 @@ pub async fn confirm(ev: &Evaluator, task: &Task, node: &crate::session::Node, r
 mod tests {
     use super::*;
 
-    fn results(points: &[(Option<f64>, bool)]) -> Vec<EvalResult> {
+    fn retried(points: &[(Option<f64>, bool)]) -> Vec<usize> {
         let tree = crate::session::CandidateTree::synthetic(points);
-        tree.nodes.iter().skip(1).filter_map(|n| n.result.clone()).collect()
+        retry_faster_invalid(&tree.nodes.iter().skip(1).filter_map(|n| n.result.as_ref()).collect::<Vec<_>>())
     }
 
     #[test]
     fn only_a_finalist_faster_than_every_valid_one_is_measured_again() {
         // 1.4x with a wide interval beats the valid 1.2x; 1.1x (invalid) does not; the wrong one is never retried.
-        assert_eq!(retry_faster_invalid(&results(&[(Some(1.2), true), (Some(1.4), false), (Some(1.1), false), (None, false)])), vec![1]);
-        assert!(retry_faster_invalid(&results(&[(Some(1.5), true), (Some(1.4), false)])).is_empty(), "the valid one is faster");
-        assert_eq!(retry_faster_invalid(&results(&[(Some(0.9), false), (Some(0.8), false)])), vec![0, 1], "nothing valid: each may yet be");
+        assert_eq!(retried(&[(Some(1.2), true), (Some(1.4), false), (Some(1.1), false), (None, false)]), vec![1]);
+        assert!(retried(&[(Some(1.5), true), (Some(1.4), false)]).is_empty(), "the valid one is faster");
+        assert_eq!(retried(&[(Some(0.9), false), (Some(0.8), false)]), vec![0, 1], "nothing valid: each may yet be");
     }
 }

@@ -34,7 +34,7 @@ def _buffer(region):
 
 def _map_shape(func, kernel):
     """(the output block's name, its element count, its last axis's extent,
-    the producers to inline, the reads to load as vectors)
+    its loop count, the producers to inline, the reads to load as vectors)
     for a kernel of spatial blocks alone whose output is large enough and
     whose element type is 32-bit; None otherwise."""
     sch = s_tir.Schedule(tvm.IRModule({kernel: func}))
@@ -50,6 +50,7 @@ def _map_shape(func, kernel):
     total = math.prod(int(iv.dom.extent) for iv in out.iter_vars)
     if total < MIN_OUTPUTS:
         return None
+    loops = len(sch.get_loops(sch.get_sblock(out.name_hint)))
     # Inputs read whole, element for element like the output (not a
     # broadcast row or a scalar), by index in the block's reads once the
     # producers are inlined.
@@ -57,7 +58,7 @@ def _map_shape(func, kernel):
         sch.compute_inline(sch.get_sblock(b.name_hint))
     reads = sch.get(sch.get_sblock(out.name_hint)).reads
     same = [i for i, r in enumerate(reads) if math.prod(int(x) for x in _buffer(r).shape) == total]
-    return out.name_hint, total, int(out.iter_vars[-1].dom.extent), [b.name_hint for b in blocks[:-1]], same
+    return out.name_hint, total, int(out.iter_vars[-1].dom.extent), loops, [b.name_hint for b in blocks[:-1]], same
 
 
 def moves(func, kernel, target):
@@ -67,10 +68,7 @@ def moves(func, kernel, target):
     found = _map_shape(func, kernel)
     if found is None:
         return []
-    name, total, last, producers, same_size_reads = found
-    sch = s_tir.Schedule(tvm.IRModule({kernel: func}))
-    sch.work_on(kernel)
-    loops = len(sch.get_loops(sch.get_sblock(name)))
+    name, total, last, loops, producers, same_size_reads = found
     names = [f"o{i}" for i in range(loops)]
     out = []
     for threads, groups in SHAPES:

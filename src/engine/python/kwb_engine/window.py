@@ -122,10 +122,8 @@ def moves(blocks):
     consumers = [x["name"] for x in blocks[at + 1:] if spatial(x)]
     why = (f"pool `{b['name']}` a row at a time: its window's taps outside the row's vectorized last axis and unrolled, "
            "the sums in a local row")
-    # First: on an Emerald Rapids core MetaSchedule's pooling (each output's
-    # window in registers, no padded copy) ran at 0.032 ms on avg_pool and
-    # 0.031 on max_pool, where the row move took 0.055 and 0.060; this is
-    # that shape, at parity with it (0.030 and 0.030).
+    # First: the per-output shape is at parity with MetaSchedule's pooling
+    # on Emerald Rapids, where the row move is 0.6x of it (figures above).
     out = [("window-output", f"pool `{b['name']}` one output at a time: its window's taps unrolled and summed in a register, "
             "the padding read in place (no padded copy), the elementwise consumers per output",
             per_output_trace(blocks, producers, consumers))]
