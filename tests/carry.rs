@@ -73,6 +73,13 @@ fn a_pack_runs_with_the_runtime_alone_and_its_checks_hold_there() {
         let t = &res["tasks"][id];
         assert_eq!(t["baseline_correct"], true, "{t}");
         assert_eq!(t["reference_vs_pytorch"].as_array().map(Vec::len), Some(3), "the baseline's outputs checked on three seeds: {t}");
+        // Where the task's time went, phase by phase, so a short device session can be planned.
+        let phases = t["phases_s"].as_object().unwrap_or_else(|| panic!("no phases: {t}"));
+        for p in ["reference", "baseline", "profile", "candidates", "finalists"] {
+            assert!(phases.get(p).and_then(|v| v.as_f64()).is_some_and(|s| s >= 0.0), "phase {p}: {t}");
+        }
+        let sum: f64 = phases.values().filter_map(|v| v.as_f64()).sum();
+        assert!(sum <= t["wall_s"].as_f64().unwrap() + 0.05, "the phases lie within the task's time: {t}");
         for c in t["candidates"].as_array().unwrap() {
             assert_eq!(c["correct"], true, "a schedule of the same kernel stays correct: {c}");
             let s = c["timing"]["speedup_median"].as_f64().unwrap();

@@ -179,6 +179,14 @@ def _measure(dev, task_dir, task, opts):
     outputs = os.path.join(task_dir, "outputs")
     dev = _with_l2_edits(dev, _NVCC, _l2_edits(task_dir, task))
     rec = {"id": task["id"], "size": task.get("size"), "shapes": [a["shape"] for a in task["args_spec"] if a.get("role") == "input"], "candidates": [], "flops": task.get("flops"), "bytes": task.get("bytes")}
+    # Where a task's device time goes, so a short device session can be planned.
+    rec["phases_s"] = phases = {}
+    since = [time.perf_counter()]
+
+    def done(phase):
+        now = time.perf_counter()
+        phases[phase] = round(now - since[0], 2)
+        since[0] = now
     if os.path.exists(os.path.join(outputs, output_digest.digest_name(0))):
         # The task ships a digest of PyTorch's outputs: the baseline, run on
         # this device, gives the outputs candidates are held to, and only if
@@ -194,6 +202,7 @@ def _measure(dev, task_dir, task, opts):
             rec["baseline_failure"] = e.to_json()
             return rec
         outputs = ref_dir
+    done("reference")
     chk = {"artifact": base, "args_spec": task["args_spec"], "outputs_dir": outputs, "atol": task["atol"], "rtol": task["rtol"]}
     try:
         b = check._check_on(dev, chk)
@@ -206,7 +215,9 @@ def _measure(dev, task_dir, task, opts):
         rec["baseline_correct"] = False
         rec["baseline_failure"] = e.to_json()
         return rec
+    done("baseline")
     rec["profile"] = _profile(dev, task_dir, task, base, task.get("kernels"), _cuda_source_of({"artifact": task["baseline"]}))
+    done("profile")
     for c in task["candidates"]:
         row = {k: c.get(k) for k in ("name", "kernel", "layer", "trace", "traces", "rationale", "predicted", "build_failure")}
         rec["candidates"].append(row)
@@ -226,7 +237,9 @@ def _measure(dev, task_dir, task, opts):
         except JobError as e:
             row["correct"] = False
             row["failure"] = e.to_json()
+    done("candidates")
     _choose(dev, task_dir, task, rec, opts)
+    done("finalists")
     return rec
 
 
@@ -347,10 +360,12 @@ def _run_task(dev, opts, task_id):
     except Exception as e:  # one task's failure never loses the others
         rec = {"id": task_id, "error": f"{type(e).__name__}: {str(e)[:500]}"}
     if not opts.no_eager:
+        e0 = time.perf_counter()
         try:
             rec["eager"] = _eager(task_dir, task, opts.cpu)
         except Exception as e:
             rec["eager"] = {"error": f"{type(e).__name__}: {str(e)[:300]}"}
+        rec.setdefault("phases_s", {})["eager"] = round(time.perf_counter() - e0, 2)
     rec["wall_s"] = round(time.perf_counter() - t, 2)
     return rec
 
