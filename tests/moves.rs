@@ -553,3 +553,48 @@ async fn graph_moves_are_offered_only_where_they_apply() {
     assert!(top1.first().map(String::as_str) == Some("top1-as-max") && !top1.iter().any(|n| n == "bn-scale-shift"), "{top1:?}");
     assert_eq!(names("batch_norm").await, ["bn-scale-shift"]);
 }
+
+/// The layout copies a layout move puts around a convolution: the copy
+/// back to NCHW (the output's last axis is the input's third) is tiled
+/// over both swapped axes, the tile read into a local buffer a vector at a
+/// time. Correct, and faster than TVM's build of the same copy in the
+/// profile (measured 24.9 against 6.7 us on an Emerald Rapids core;
+/// asserted at 1.5x). A copy whose rows stay rows gets no tile.
+#[tokio::test]
+async fn a_layout_copy_is_tiled_over_its_swapped_axes_and_stays_correct() {
+    let ev = timed_evaluator().await;
+    let set = common::tasks();
+    let task = set.get("conv2d_5x5").unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = SessionRunner::create(&dir.path().join("copy.jsonl"), task, &ev).await.unwrap();
+    let root = s.tree.get(0).unwrap().record.texts.clone();
+    let l0 = ev.engine.run(kwb::engine::Job::new("l0_moves", json!({"l0": root.l0}), Duration::from_secs(120))).await.unwrap().result;
+    let hwio = l0["moves"].as_array().unwrap().iter().find(|m| m["name"] == "nhwc-hwio").unwrap_or_else(|| panic!("no NHWC/HWIO move: {l0}"));
+    let n1 = s.edit(req(0, Layer::L0, None, EditBody::Text(hwio["text"].as_str().unwrap().to_string()), "nhwc-hwio")).await.unwrap().expect("the layout move applies");
+    let texts = s.tree.get(n1).unwrap().record.texts.clone();
+    // The output's copy back to NCHW: the one written as `T_transpose[.., v_ax1, v_ax2, v_ax3] = ..[.., v_ax2, v_ax3, v_ax1]`.
+    let back = texts.l1.iter().find(|(_, t)| t.contains("[v_ax0, v_ax2, v_ax3, v_ax1]")).map(|(k, _)| k.clone()).unwrap_or_else(|| panic!("no NHWC-to-NCHW copy in {:?}", texts.l1.keys()));
+    let out = l1_moves_of(&ev, &texts.l1_module, &back).await;
+    let m = &out["moves"][0];
+    assert_eq!(m["name"], "tile-transpose16x16-local", "{out}");
+    let n2 = s.edit(req(n1, Layer::L1, Some(&back), EditBody::Trace(trace_of(m)), "tile-transpose16x16-local")).await.unwrap().expect("the tile applies");
+    let node = s.tree.get(n2).unwrap();
+    let tir = &node.record.texts.l1[&back];
+    assert!(tir.contains("scope=\"local\"") && tir.contains("for ax1 in T.vectorized(T.int64(16))"), "the tile is not read into a local buffer 16 lanes at a time: {tir}");
+    assert_eq!(tir.matches("T.unroll(T.int64(16))").count(), 3, "the tile's rows and its write-out are not unrolled: {tir}");
+    assert!(node.result.as_ref().is_some_and(|r| r.correct), "{:?}", node.result);
+
+    let profile = |l1: String| {
+        let args = json!({"l1_module": l1, "target": ev.opts.target, "args_spec": task.reference_meta().unwrap().args});
+        let engine = &ev.engine;
+        async move { engine.run(kwb::engine::Job::new("profile", args, Duration::from_secs(300)).exclusive()).await.unwrap().result }
+    };
+    let ms_of = |p: &Value| p["kernels"].as_array().unwrap().iter().find(|k| k["name"] == back.as_str()).and_then(|k| k["ms"].as_f64()).unwrap();
+    let (before, after) = (ms_of(&profile(texts.l1_module.clone()).await), ms_of(&profile(node.record.texts.l1_module.clone()).await));
+    assert!(before > 1.5 * after, "the tiled copy takes {after:.4} ms against {before:.4} ms");
+
+    // The weights' copy (OIHW to HWIO) walks the 5-wide window last: no tile divides it.
+    let weights = texts.l1.iter().find(|(_, t)| t.contains("[v_ax3, v_ax2, v_ax0, v_ax1]")).map(|(k, _)| k.clone()).unwrap();
+    let out = l1_moves_of(&ev, &texts.l1_module, &weights).await;
+    assert!(out["moves"].as_array().unwrap().iter().all(|m| !m["name"].as_str().unwrap().starts_with("tile-transpose")), "{out}");
+}

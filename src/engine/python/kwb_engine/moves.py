@@ -8,7 +8,7 @@ move is tried here before it is offered, so none fails to apply."""
 import tvm
 from tvm import relax, s_tir
 
-from . import l0_rewrites, machine, microkernel, norm_rewrite, pipeline, rows, scan_rewrite, text_policy, window
+from . import l0_rewrites, machine, microkernel, norm_rewrite, pipeline, rows, scan_rewrite, text_policy, transpose_tile, window
 from .l0_rewrites import same_module
 from .microkernel import REDUCE, SPATIAL
 
@@ -192,6 +192,10 @@ def l1_moves(args):
                     add(f"inline-pad-tile{vec}x{tile}{'-par' if par else ''}", desc + "; padding computed inline", _contraction(main, vec, tile, par, dec, cache), inline)
     for name, why, lines in (row_moves if contraction else []):
         add(name, why, lines)
+    if main is None:
+        # A layout copy: tiles first, the row moves below would gather.
+        for name, why, lines in transpose_tile.moves(mod, kernel, blocks):
+            add(name, why, lines)
     if len(blocks) == 1 and main is None:
         for vec in [16, 64, 8]:
             # Named by the lanes it uses, which the row may make fewer than asked.

@@ -1,0 +1,88 @@
+"""L1 moves for a layout copy: a kernel whose output is its input with the
+axes permuted (the transposes a layout move puts around a convolution, or
+a model's own permute), optionally behind elementwise blocks that inline
+into it.
+
+TVM's default build walks such a copy in the output's order, so every load
+strides across the input; vectorizing the output's row turns the loads
+into gathers. Tiling both axes that trade places keeps a small square of
+the input in L1 while it is written out. Measured on conv2d_5x5 after its
+NHWC move (Emerald Rapids, one core): the output's NHWC to NCHW copy
+(32 x 32 x 32) 24.9 us with TVM's default, 8.9 us tiled 16 x 16 with a
+vectorized row, 6.7 us with the tile first read into a local buffer a
+vector at a time; the input's copy (16 x 32 x 32) 6.2, 4.9 and 3.5 us."""
+
+import tvm
+from tvm import s_tir
+
+from . import text_policy
+from .microkernel import SPATIAL
+
+
+def _divisor(n, prefs):
+    return next((v for v in prefs if n % v == 0 and n >= v), None)
+
+
+def _last_var(region, ivars):
+    """Which iterator indexes the region's last axis, alone; None when it is
+    an expression (a reshape's div and mod) rather than one iterator."""
+    m = region[-1].min
+    if not isinstance(m, tvm.tirx.Var) or int(region[-1].extent) != 1:
+        return None
+    return next((i for i, v in enumerate(ivars) if v.same_as(m)), None)
+
+
+def _shape(mod, kernel, blocks):
+    """(chain, a, b, read index) for a copy that permutes its last axis:
+    `a` the loop of the output's last axis, `b` the loop that walks the
+    input's last axis; None for anything else."""
+    if not blocks or any(t != SPATIAL for b in blocks for t, _ in b["iters"]):
+        return None
+    last = blocks[-1]
+    if len(last["loops"]) != len(last["iters"]) or [e for _, e in last["iters"]] != last["loops"]:
+        return None
+    chain = [f'sch.compute_inline(sch.get_sblock("{b["name"]}"))' for b in blocks[:-1]]
+    try:
+        sch = s_tir.Schedule(mod)
+        sch.work_on(kernel)
+        text_policy.run_trace(sch, chain)
+        block = sch.get(sch.get_sblock(last["name"]))
+    except Exception:
+        return None
+    ivars = [iv.var for iv in block.iter_vars]
+    a = _last_var(block.writes[0].region, ivars)
+    reads = [(i, r) for i, r in enumerate(block.reads) if len(r.region) >= 2]
+    walked = {_last_var(r.region, ivars) for _, r in reads}
+    if a is None or len(walked) != 1 or None in walked:
+        return None
+    b = walked.pop()
+    if b == a:
+        return None  # the rows stay rows: a plain vectorized copy
+    index = max(reads, key=lambda x: len(x[1].region))[0]
+    return chain, a, b, index
+
+
+def moves(mod, kernel, blocks):
+    """[(name, rationale, trace)] for a layout copy, best measured first."""
+    got = _shape(mod, kernel, blocks)
+    if got is None:
+        return []
+    chain, a, b, index = got
+    last = blocks[-1]
+    ta = _divisor(last["loops"][a], [16, 8, 4])
+    tb = _divisor(last["loops"][b], [16, 8, 4])
+    if ta is None or tb is None:
+        return []
+    rest = [f"L[{i}]" for i in range(len(last["loops"])) if i not in (a, b)]
+    tiled = chain + [f'b = sch.get_sblock("{last["name"]}")', "L = sch.get_loops(b)",
+                     f"ao, ai = sch.split(L[{a}], [None, {ta}])", f"bo, bi = sch.split(L[{b}], [None, {tb}])",
+                     f"sch.reorder({', '.join(rest + ['bo', 'ao', 'bi', 'ai'])})"]
+    local = tiled + [f'r = sch.cache_read(b, {index}, "local")', "sch.compute_at(r, ao)", "rl = sch.get_loops(r)",
+                     "sch.vectorize(rl[-1])", "sch.unroll(rl[-2])", "sch.unroll(bi)", "sch.unroll(ai)"]
+    row = tiled + ["sch.unroll(bi)", "sch.vectorize(ai)"]
+    inlined = f"inline every block into `{last['name']}`, then " if chain else ""
+    what = f"a {tb} x {ta} tile of the copy's two swapped axes at a time, so the input's rows and the output's rows are both read and written whole"
+    return [
+        (f"tile-transpose{tb}x{ta}-local", f"{inlined}copy {what}: the tile read into registers a vector at a time, then written out", local),
+        (f"tile-transpose{tb}x{ta}", f"{inlined}copy {what}: each output row vectorized", row),
+    ]
