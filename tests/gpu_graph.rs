@@ -145,6 +145,14 @@ async fn an_elementwise_map_loads_and_stores_four_floats_at_a_time() {
     let loads = map.matches("= *(float4*)(x_ptr").count();
     assert!(loads >= 1 && map.contains("*(float4*)(T_multiply_ptr") && map.contains("erff("), "{map}");
 
+    // A map whose rows (relu's, 56 wide) are no multiple of a block: the
+    // groups of four run on across rows, each still one 16-byte load and store.
+    let (_, spec, r) = gpu_variants(&engine, "relu", 3, false).await;
+    let maps: Vec<String> = names(&r).into_iter().filter(|n| n.contains("-map-")).collect();
+    assert!(!maps.is_empty(), "{:?}", names(&r));
+    let rows = cuda_source(&engine, &variant(&r, &maps[0])["l1_module"], &spec, "map-rows").await;
+    assert!(rows.contains("= *(float4*)(x_ptr") && rows.matches("*(float4*)(").count() >= 2, "{rows}");
+
     let (_, _, r) = gpu_variants(&engine, "reduce_sum", 3, false).await;
     assert!(!names(&r).is_empty() && !names(&r).iter().any(|n| n.contains("-map-")), "a reduction is no map: {:?}", names(&r));
 }

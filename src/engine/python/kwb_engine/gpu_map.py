@@ -70,9 +70,15 @@ def moves(func, kernel, target):
         return []
     name, total, last, loops, producers, same_size_reads = found
     names = [f"o{i}" for i in range(loops)]
+    # The groups of LANES come from the last axis alone, so each stays one
+    # aligned 16-byte access; the threads and blocks walk every group of
+    # the output in order (a row of 56 is 14 groups, and the next row's
+    # follow), so a map whose last axis is not a multiple of the block
+    # (relu over 56-wide rows) is vectorized as well.
+    groups_total = total // LANES
     out = []
     for threads, groups in SHAPES:
-        if last % (threads * groups * LANES):
+        if last % LANES or groups_total % (threads * groups):
             continue
         lines = []
         for i, p in enumerate(producers):
@@ -83,8 +89,9 @@ def moves(func, kernel, target):
         lines += [f'out = sch.get_sblock("{name}")',
                   'store = sch.cache_write(out, 0, "local")',
                   f"{', '.join(names)}, = sch.get_loops(store)" if loops == 1 else f"{', '.join(names)} = sch.get_loops(store)",
-                  f"lo, g, tx, v = sch.split({names[-1]}, [None, {groups}, {threads}, {LANES}])",
-                  f"bx = sch.fuse({', '.join(names[:-1] + ['lo'])})",
+                  f"lq, v = sch.split({names[-1]}, [None, {LANES}])",
+                  f"flat = sch.fuse({', '.join(names[:-1] + ['lq'])})",
+                  f"bx, g, tx = sch.split(flat, [None, {groups}, {threads}])",
                   "sch.reorder(bx, tx, g, v)",
                   'sch.bind(bx, "blockIdx.x")',
                   'sch.bind(tx, "threadIdx.x")',
