@@ -99,6 +99,32 @@ async fn build_tree(dir: &std::path::Path) -> std::path::PathBuf {
     path
 }
 
+/// A decoder block computes its rotary angles and causal mask from
+/// constant bounds (`R.arange`). TVM's lowering folds them into array
+/// constants, which print as `metadata[...]`: L1 text that does not hold
+/// its own module, refused by the text policy, so the task's own reference
+/// failed. It is lowered without folding them, as kernels of the graph, and
+/// the reference builds, is correct and its L1 text parses back.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_graph_that_computes_its_tables_from_constants_lowers_to_text_that_holds_it() {
+    let ev = common::evaluator(EvalOptions { pairs: 5, max_rounds: 1, max_ci: 0.25, ..common::quick_opts() }).await;
+    let set = common::tasks();
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = SessionRunner::create(&dir.path().join("llama.jsonl"), set.get("llama_block").unwrap(), &ev).await.unwrap();
+    s.evaluate(0, Instant::now()).await.unwrap();
+    let root = s.tree.get(0).unwrap();
+    let texts = root.record.texts.clone();
+    assert!(!texts.l1_module.contains("metadata["), "array constants in the L1 text");
+    assert!(texts.kernels().iter().any(|k| k.contains("arange")), "the tables are not kernels: {:?}", texts.kernels());
+    let r = root.result.as_ref().unwrap();
+    assert!(r.correct, "{:?}", r.failure);
+    // The printed module parses back for an L1 edit (the rotary table's kernel vectorized).
+    let k = texts.kernels().into_iter().find(|k| k.starts_with("tir_cos")).unwrap_or_else(|| panic!("no cos kernel: {:?}", texts.kernels())).to_string();
+    let steps = vec![format!("b = sch.get_sblock(\"{}\")", first_block(&texts.l1[&k])), "f = sch.fuse(*sch.get_loops(b))".into(), "o, i = sch.split(f, [None, 16])".into(), "sch.vectorize(i)".into()];
+    let n = s.edit(req(0, Layer::L1, Some(&k), trace(&steps), "vectorized")).await.unwrap().expect("the printed module parses back");
+    assert!(s.tree.get(n).unwrap().result.as_ref().unwrap().correct);
+}
+
 /// Constants that are not finite (inf, -inf, NaN) at L0 survive every
 /// layer: the lowered module kwb prints parses back for the next L1 edit.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -184,11 +184,30 @@ def build_pipeline(target, stage):
     return _pipeline
 
 
+def _unfolded(passes):
+    """`passes` without FoldConstant, and with an arange of constant bounds
+    legalized as a kernel (TVM's legalization writes it as an array constant)."""
+    from tvm import topi
+
+    def arange(bb, call):
+        return bb.call_te(topi.arange, *call.args, call.attrs.dtype)
+
+    return [relax.transform.LegalizeOps({"relax.arange": arange}) if p.info.name == "LegalizeOps" else p
+            for p in passes if p.info.name != "FoldConstant"]
+
+
 def lower(mod, target):
-    """L0 -> L1."""
+    """L0 -> L1. A graph that computes a table from constants (a decoder's
+    rotary angles and causal mask) is lowered without folding it: folded,
+    the table is an array constant, which prints as `metadata[...]` and the
+    L1 text would not hold its own module. The table's kernels then run in
+    the graph, a few microseconds, and the text round-trips."""
     try:
         with target:
-            return tvm.transform.Sequential(_lowering_passes(target))(mod)
+            lowered = tvm.transform.Sequential(_lowering_passes(target))(mod)
+            if "metadata[" in script(lowered):
+                lowered = tvm.transform.Sequential(_unfolded(_lowering_passes(target)))(mod)
+            return lowered
     except Exception as e:
         msg = first_line(e)
         raise JobError(errors.classify_build_error(msg), f"lowering to L1 failed: {msg}", "lower")
