@@ -384,7 +384,8 @@ def _in_own_process(opts, task_id, limit_s):
         done = subprocess.run(cmd, timeout=limit_s)
         why = None if done.returncode == 0 else f"its process ended with exit status {done.returncode}"
     except subprocess.TimeoutExpired:
-        why = f"its process ran over {limit_s:.0f} s and was killed (a hanging candidate?)"
+        why = (f"its process ran over the task limit ({limit_s:.0f} s) and was killed: a candidate that hangs, "
+               f"or a task that needs more time (run it again with --only {task_id} and a larger --task-limit)")
     if why is None and os.path.exists(rec_path):
         return json.load(open(rec_path))
     return {"id": task_id, "error": why or "its process wrote no record", "wall_s": round(time.perf_counter() - t, 2)}
