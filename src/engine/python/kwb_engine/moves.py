@@ -291,10 +291,7 @@ def _with_conv2d(layout_pass):
     return run
 
 
-def round_trips(text):
-    """Whether L0 text holds all of its module: an array constant a pass
-    folded in prints as `metadata[...]`, which the text omits."""
-    return "metadata[" not in text
+round_trips = pipeline.round_trips
 
 
 # What the graph moves that carry the batch-norm rewrite add to their rationale.
