@@ -3,30 +3,12 @@
 
 mod common;
 
-use kwb::eval::EvalOptions;
+use common::moves::{first_rows_move, l1_moves_of, req, timed_evaluator, trace_of};
+
 use kwb::ir::Layer;
-use kwb::session::runner::{EditBody, EditRequest, SessionRunner};
+use kwb::session::runner::{EditBody, SessionRunner};
 use serde_json::{Value, json};
 use std::time::Duration;
-
-fn req(parent: u32, layer: Layer, kernel: Option<&str>, body: EditBody, why: &str) -> EditRequest {
-    EditRequest { parent, layer, kernel: kernel.map(str::to_string), body, author: "test".into(), rationale: why.into() }
-}
-
-/// The engine's L1 moves for `kernel` in the L1 module `l1`.
-async fn l1_moves_of(ev: &kwb::eval::Evaluator, l1: &str, kernel: &str) -> Value {
-    ev.engine.run(kwb::engine::Job::new("l1_moves", json!({"l1_module": l1, "kernel": kernel, "target": ev.opts.target}), Duration::from_secs(120))).await.unwrap().result
-}
-
-/// An evaluator that times each node with 5 pairs in one round: enough to
-/// tell a move that pays from one that does not, on a loaded machine.
-async fn timed_evaluator() -> kwb::eval::Evaluator {
-    common::evaluator(EvalOptions { pairs: 5, max_rounds: 1, max_ci: 0.25, ..common::quick_opts() }).await
-}
-
-fn trace_of(m: &Value) -> Vec<String> {
-    m["trace"].as_array().unwrap().iter().map(|l| l.as_str().unwrap().to_string()).collect()
-}
 
 /// A convolution the way a kernel engineer writes it for a CPU: the L0 move
 /// puts activations in NHWC and weights in HWIO, so the output channels are
@@ -226,14 +208,6 @@ async fn an_elementwise_chain_becomes_one_vectorized_loop() {
     assert!(speedup > 5.0, "the one-loop chain is only {speedup:.2}x TVM's default build");
 }
 
-/// The kernel's first offered L1 move, which must be the row move.
-async fn first_rows_move(ev: &kwb::eval::Evaluator, l1: &str, kernel: &str) -> Value {
-    let out = l1_moves_of(&ev, &l1, &kernel).await;
-    let first = out["moves"][0].clone();
-    assert!(first["name"].as_str().unwrap_or("").starts_with("rows"), "the row move is not offered first: {out}");
-    first
-}
-
 /// A pooling's window, offered before the register tiles (which measured
 /// 0.6x TVM's build here). First each output's window reduced in a
 /// register with the padding read in place: 2.2x TVM's build on an Emerald
@@ -324,40 +298,6 @@ async fn contraction_moves(ev: &kwb::eval::Evaluator, task: &kwb::tasks::Task, l
         found.push(names);
     }
     found
-}
-
-/// Softmax: the L0 move replaces the libm `exp` per element by TVM's
-/// polynomial approximation, which vectorizes; the row move then runs the
-/// max, the exponentials and their sum one row at a time in vector lanes.
-/// Correct within the reference's tolerance on every seed, and faster than
-/// TVM's default build (8x on a quiet Zen 4 core; asserted at 3x).
-#[tokio::test]
-async fn a_softmax_takes_the_fast_exp_and_row_schedule_and_stays_correct() {
-    let ev = timed_evaluator().await;
-    let set = common::tasks();
-    let task = set.get("softmax").unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    let mut s = SessionRunner::create(&dir.path().join("softmax.jsonl"), task, &ev).await.unwrap();
-    let root = s.tree.get(0).unwrap().record.texts.clone();
-
-    let l0 = ev.engine.run(kwb::engine::Job::new("l0_moves", json!({"l0": root.l0}), Duration::from_secs(120))).await.unwrap().result;
-    let fast = l0["moves"].as_array().unwrap().iter().find(|m| m["name"] == "fast-math").unwrap_or_else(|| panic!("no fast-math move: {l0}"));
-    let text = fast["text"].as_str().unwrap();
-    assert!(!text.contains("R.nn.softmax("), "softmax is still the library op: {text}");
-    let n1 = s.edit(req(0, Layer::L0, None, EditBody::Text(text.to_string()), "fast-math")).await.unwrap().expect("the fast-math move applies");
-    let node = s.tree.get(n1).unwrap();
-    assert!(node.result.as_ref().unwrap().correct, "{:?}", node.result.as_ref().unwrap().failure);
-    let kernel = node.record.texts.l1.keys().find(|k| k.contains("softmax")).cloned().unwrap_or_else(|| panic!("no softmax kernel in {:?}", node.record.texts.l1.keys()));
-    assert!(node.record.texts.l1[&kernel].contains("T_fast_exp"), "no fast exp block");
-
-    let m = first_rows_move(&ev, &node.record.texts.l1_module.clone(), &kernel).await;
-    let n2 = s.edit(req(n1, Layer::L1, Some(&kernel), EditBody::Trace(trace_of(&m)), m["name"].as_str().unwrap())).await.unwrap().expect("the row move applies");
-    let node = s.tree.get(n2).unwrap();
-    assert!(node.record.texts.l1[&kernel].contains("T_softmax_maxelem_rf"), "the max is not split into lanes");
-    let r = node.result.clone().unwrap();
-    assert!(r.correct, "{:?}", r.failure);
-    let speedup = r.speedup_median.expect("timed");
-    assert!(speedup > 3.0, "fast exp and the row schedule are only {speedup:.2}x TVM's default build");
 }
 
 /// Applies the root's fast-math L0 move to `task` and returns its L0 text and

@@ -4,6 +4,8 @@
 
 #![allow(dead_code)]
 
+pub mod moves;
+
 use kwb::engine::{Engine, EngineConfig, pyenv, sandbox::Limits};
 use kwb::eval::{EvalOptions, Evaluator};
 use kwb::paths::Paths;

@@ -134,6 +134,11 @@ def derive(args):
 
         gpu.check_legal(l1, target)
     l1_text = script(l1)
+    # The views come from the text, as every build does: a module scheduled
+    # in memory can print to text that compiles to other code (other loop
+    # variables, other metadata numbers), and an L2 edit of a view must
+    # splice into the module that the build makes.
+    l1 = parse_module(l1_text)
     kernels = sorted(kernels_of(l1))
     ex, ll = codegen_ir(l1, target)
     overrides = args.get("l2_overrides") or {}

@@ -8,7 +8,7 @@ move is tried here before it is offered, so none fails to apply."""
 import tvm
 from tvm import relax, s_tir
 
-from . import l0_rewrites, machine, microkernel, norm_rewrite, pipeline, rows, scan_rewrite, text_policy, transpose_tile, window
+from . import l0_rewrites, llvm_l2, machine, microkernel, norm_rewrite, pipeline, rows, scan_rewrite, text_policy, transpose_tile, window
 from .l0_rewrites import same_module
 from .microkernel import REDUCE, SPATIAL
 
@@ -359,8 +359,7 @@ def l0_moves(args):
 
 
 def l2_moves(args):
-    """{text} (one kernel's LLVM IR) -> L2 moves. None today: the baseline
-    and every candidate are built for the host CPU's own ISA, so a move that
-    only sets `target-cpu`/`target-features` earns nothing; an L2 move has
-    to change the code itself."""
-    return {"moves": [], "tvm_s": 0.0}
+    """{text} (one kernel's LLVM IR) -> L2 moves that change the code itself
+    (llvm_l2.py). None that only set `target-cpu`/`target-features`: the
+    baseline and every candidate are built for the host CPU's own ISA."""
+    return llvm_l2.moves(args)
