@@ -21,7 +21,7 @@ use std::time::Duration;
 /// and the rows are faster than TVM's default build (8x on a quiet Zen 4
 /// core; asserted at 3x). The chains and the reciprocal together measured
 /// 78 -> 53 us on a quiet Emerald Rapids core against the one-chain row
-/// schedule; asserted at 1.1x over that node, each node paired against the
+/// schedule (1.18x and 1.24x in this test beside a tuning run); asserted at 1.05x over that node, each node paired against the
 /// same baseline. The L2 edit sits on an L1 trace node: its view has to come
 /// from the text that the build compiles (it once came from the module as
 /// scheduled in memory, whose metadata numbers differ, and the build of the
@@ -78,9 +78,12 @@ async fn a_softmax_takes_the_fast_exp_the_chained_rows_and_one_reciprocal_per_ro
     assert!(r.correct, "{:?}", r.failure);
     let both = r.speedup_median.expect("timed");
     eprintln!("speedups: one chain {one_chain:.3}, chains + reciprocal {both:.3}");
-    assert!(both > 1.1 * one_chain, "chains and one reciprocal per row: {both:.2}x TVM's build, against {one_chain:.2}x for one chain");
+    assert!(both > 1.05 * one_chain, "chains and one reciprocal per row: {both:.2}x TVM's build, against {one_chain:.2}x for one chain");
 
-    // A kernel without a shared divisor gets no such move.
-    let none = ev.engine.run(kwb::engine::Job::new("l2_moves", json!({"text": s.tree.get(n2).unwrap().record.texts.l2[&kernel].replace("fdiv", "fmul")}), Duration::from_secs(60))).await.unwrap().result;
+    // A lone division gets no such move: its reciprocal would cost as much.
+    let one_chain_ll = &s.tree.get(n2).unwrap().record.texts.l2[&kernel];
+    let first = one_chain_ll.find("fdiv").expect("the one-chain node divides");
+    let lone = format!("{}{}", &one_chain_ll[..first + 4], one_chain_ll[first + 4..].replace("fdiv", "fmul"));
+    let none = ev.engine.run(kwb::engine::Job::new("l2_moves", json!({"text": lone}), Duration::from_secs(60))).await.unwrap().result;
     assert!(none["moves"].as_array().unwrap().is_empty(), "{none}");
 }
