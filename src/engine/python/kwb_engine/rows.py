@@ -246,7 +246,9 @@ def moves(blocks, consumers, lanes, big):
                 if wide is not None and wide != chained:
                     # First: softmax's rows of 1000, 8 lanes for the sums
                     # and 16 for the passes up to 992, 55.3 us against 71.7.
-                    out.append((f"{name}-chains-wide{lanes}", why + f"; several vectors of partial sums per reduction; the passes {lanes} lanes wide up to the row's last multiple of {lanes}", wide))
+                    several = "; several vectors of partial sums per reduction" if chained != lines else ""
+                    out.append((f"{name}{'-chains' if several else ''}-wide{lanes}",
+                                why + f"{several}; the passes {lanes} lanes wide up to the row's last multiple of {lanes}", wide))
                 if chained != lines:
                     # Before its one-chain sibling. Measured on one Emerald
                     # Rapids core, one chain against several: reduce_sum
