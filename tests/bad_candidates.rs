@@ -87,6 +87,11 @@ async fn segfault_is_a_crash_and_the_engine_recovers() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn infinite_loop_times_out_and_the_engine_recovers() {
     let ev = common::evaluator(common::quick_opts()).await;
+    // The task's one-time work first (its reference outputs and baseline
+    // build, which a fresh home makes on a busy machine in tens of
+    // seconds), so the clock below sees the candidate's build and its
+    // hung check alone.
+    reference_still_works(&ev).await;
     let started = std::time::Instant::now();
     let r = eval_named(&ev, "hang").await;
     let f = r.failure.expect("a hang fails");
