@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::moves::{first_rows_move, req, timed_evaluator, trace_of};
+use common::moves::{first_rows_move, l1_moves_of, req, timed_evaluator, trace_of};
 use kwb::ir::Layer;
 use kwb::session::runner::{EditBody, SessionRunner};
 use serde_json::json;
@@ -51,7 +51,7 @@ async fn a_softmax_takes_the_fast_exp_the_chained_rows_and_one_reciprocal_per_ro
     // passes over the row run 16 lanes up to 992, then 8.
     let chained = first_rows_move(&ev, &node.record.texts.l1_module.clone(), &kernel).await;
     assert_eq!(chained["name"], "rows8-chains-wide16", "{chained}");
-    let out = ev.engine.run(kwb::engine::Job::new("l1_moves", json!({"l1_module": node.record.texts.l1_module, "kernel": kernel, "target": ev.opts.target}), Duration::from_secs(120))).await.unwrap().result;
+    let out = l1_moves_of(&ev, &node.record.texts.l1_module, &kernel).await;
     let single = out["moves"].as_array().unwrap().iter().find(|m| m["name"] == "rows8").unwrap_or_else(|| panic!("no one-chain sibling: {out}")).clone();
 
     let n2 = s.edit(req(n1, Layer::L1, Some(&kernel), EditBody::Trace(trace_of(&single)), "rows8")).await.unwrap().expect("the row move applies");
@@ -108,7 +108,7 @@ async fn a_division_by_a_constant_becomes_a_multiply_and_stays_correct() {
     let mut s = SessionRunner::create(&dir.path().join("hardswish.jsonl"), task, &ev).await.unwrap();
     let root = s.tree.get(0).unwrap().record.texts.clone();
     let kernel = root.l1.keys().find(|k| k.contains("divide")).cloned().unwrap_or_else(|| panic!("no divide kernel in {:?}", root.l1.keys()));
-    let out = common::moves::l1_moves_of(&ev, &root.l1_module, &kernel).await;
+    let out = l1_moves_of(&ev, &root.l1_module, &kernel).await;
     let chain = out["moves"].as_array().unwrap().iter().find(|m| m["name"] == "inline-vec16").unwrap_or_else(|| panic!("no inline-vec16: {out}")).clone();
     let n1 = s.edit(req(0, Layer::L1, Some(&kernel), EditBody::Trace(trace_of(&chain)), "inline-vec16")).await.unwrap().expect("the chain move applies");
     let node = s.tree.get(n1).unwrap();
