@@ -208,41 +208,6 @@ async fn an_elementwise_chain_becomes_one_vectorized_loop() {
     assert!(speedup > 5.0, "the one-loop chain is only {speedup:.2}x TVM's default build");
 }
 
-/// A pooling's window, offered before the register tiles (which measured
-/// 0.6x TVM's build here). First each output's window reduced in a
-/// register with the padding read in place: 2.2x TVM's build on an Emerald
-/// Rapids core, at parity with MetaSchedule's pooling; asserted at 1.5x.
-/// Then the row move: the taps outside the output row's last axis and
-/// unrolled, the sums in a local row, the padded copy per channel.
-#[tokio::test]
-async fn a_pooling_window_is_reduced_in_a_register_per_output() {
-    let ev = timed_evaluator().await;
-    let set = common::tasks();
-    let task = set.get("avg_pool").unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    let mut s = SessionRunner::create(&dir.path().join("pool.jsonl"), task, &ev).await.unwrap();
-    let root = s.tree.get(0).unwrap().record.texts.clone();
-    let kernel = root.l1.keys().next().unwrap().clone();
-    let out = l1_moves_of(&ev, &root.l1_module, &kernel).await;
-    let (m, row) = (&out["moves"][0], &out["moves"][1]);
-    assert_eq!((m["name"].as_str(), row["name"].as_str()), (Some("window-output"), Some("window-row")), "{out}");
-    let n1 = s.edit(req(0, Layer::L1, Some(&kernel), EditBody::Trace(trace_of(m)), "window-output")).await.unwrap().expect("the window move applies");
-    let node = s.tree.get(n1).unwrap();
-    let tir = &node.record.texts.l1[&kernel];
-    assert!(!tir.contains("sblock(\"pad_temp\")") && tir.contains("pool_sum_local"), "the padding is still a copy, or no register sum: {tir}");
-    assert!(tir.matches("T.unroll(").count() == 2, "the 3x3 taps are not unrolled: {tir}");
-    let r = node.result.clone().unwrap();
-    assert!(r.correct, "{:?}", r.failure);
-    let speedup = r.speedup_median.expect("timed");
-    assert!(speedup > 1.5, "the per-output window is only {speedup:.2}x TVM's build");
-
-    let n2 = s.edit(req(0, Layer::L1, Some(&kernel), EditBody::Trace(trace_of(row)), "window-row")).await.unwrap().expect("the row move applies");
-    let node = s.tree.get(n2).unwrap();
-    let tir = &node.record.texts.l1[&kernel];
-    assert!(tir.contains("pool_sum_local") && tir.matches("T.vectorized(").count() >= 3, "no vectorized local row of sums: {tir}");
-    assert!(node.result.as_ref().is_some_and(|r| r.correct), "{:?}", node.result);
-}
-
 /// A row-wise norm: every block computed one row at a time, each reduction
 /// split into vector lanes of partial sums (rfactor), the elementwise pass
 /// vectorized along the row. Correct on every seed, and faster than TVM's

@@ -172,6 +172,13 @@ def l1_moves(args):
     # contraction's reduction and lose (0.3x TVM's build on avg_pool).
     for name, why, lines in ([] if contraction else window.moves(blocks)):
         add(name, why, lines)
+    if target is not None and target.kind.name == "llvm":
+        # A depthwise convolution's window in vectors of outputs, first: on
+        # one Emerald Rapids core 1.95x TVM's build, where the tiles and the
+        # pooling moves lose. After the pooling moves for a pooling: its
+        # stride-2 window gathers every other input (0.5x to 0.7x).
+        for name, why, lines in window.vector_moves(blocks, microkernel.isa(target)[0]):
+            add(name, why, lines)
     for name, why, lines in ([] if contraction else row_moves):
         add(name, why, lines)
     if main is not None and target is not None and target.kind.name == "llvm":
