@@ -89,7 +89,7 @@ pub fn analyse(mut profile: Value, machine: Option<&Machine>, facts: &PathFacts,
     let top_name = top["name"].as_str().unwrap_or("").to_string();
     let top_share = top["share"].as_f64().unwrap_or(0.0);
     let roof = top["roofline_share"].as_f64();
-    let has_nchw_conv = l0_text.contains("R.nn.conv2d") && !l0_text.contains("data_layout=\"NHWC\"");
+    let has_nchw_conv = l0_text.contains("R.nn.conv2d") && !l0_text.contains("data_layout=\"NHWC\"") && !only_depthwise_convs(l0_text);
 
     // Candidates in order of what the evidence says; the first layer that is
     // not exhausted wins.
@@ -178,6 +178,20 @@ pub fn analyse(mut profile: Value, machine: Option<&Machine>, facts: &PathFacts,
 pub fn kernel_for(profile: Option<&Value>, layer: Layer, skip: &[String]) -> Option<String> {
     let rows = profile?["kernels"].as_array()?;
     rows.iter().filter_map(|r| r["name"].as_str()).find(|n| !skip.iter().any(|s| s == n)).map(str::to_string).filter(|_| layer != Layer::L0)
+}
+
+/// Whether every convolution in the graph is depthwise (one input channel
+/// per group: `groups=G` and a weight of shape `(G, 1, ...)`). Its window
+/// vectorizes along each output row in NCHW (the L1 `window-vec` move, 1.95x
+/// TVM's build on depthwise_conv2d), where NHWC adds a transpose on each
+/// side of a kernel that reads each input nine times from cache.
+fn only_depthwise_convs(l0_text: &str) -> bool {
+    let calls: Vec<&str> = l0_text.split("R.nn.conv2d(").skip(1).collect();
+    !calls.is_empty()
+        && calls.iter().all(|call| {
+            let groups = call.split("groups=").nth(1).and_then(|g| g.split(|c: char| !c.is_ascii_digit()).next()).and_then(|g| g.parse::<u64>().ok());
+            groups.is_some_and(|g| g > 1 && l0_text.contains(&format!("({g}, 1, ")))
+        })
 }
 
 #[cfg(test)]
@@ -300,5 +314,18 @@ mod tests {
         let a = analyse(profile(), None, &facts, "R.nn.conv2d(x, w)", &[]);
         assert_eq!(a["route"], "L0");
         assert_eq!(a["bottleneck"], "layout");
+    }
+
+    #[test]
+    fn a_graph_of_depthwise_convolutions_only_keeps_its_layout() {
+        let facts = PathFacts { l1_kernels: vec![], l2_kernels: vec![], l0_edits: 0 };
+        let depthwise = "w: R.Tensor((64, 1, 3, 3), dtype=\"float32\")\nR.nn.conv2d(x, w, strides=[1, 1], groups=64, data_layout=\"NCHW\")";
+        assert_ne!(analyse(profile(), None, &facts, depthwise, &[])["bottleneck"], "layout");
+        // A pointwise convolution beside it still wants the channels innermost.
+        let separable = format!("{depthwise}\nR.nn.conv2d(y, v, strides=[1, 1], groups=1, data_layout=\"NCHW\")");
+        assert_eq!(analyse(profile(), None, &facts, &separable, &[])["bottleneck"], "layout");
+        // A grouped convolution with several channels per group is no depthwise one.
+        let grouped = "w: R.Tensor((64, 4, 3, 3), dtype=\"float32\")\nR.nn.conv2d(x, w, groups=16)";
+        assert_eq!(analyse(profile(), None, &facts, grouped, &[])["bottleneck"], "layout");
     }
 }
