@@ -83,14 +83,30 @@ def trace(blocks, producers, consumers):
     ]
     lines += [f'sch.unroll(L[{n_sp - 1 + k}])' for k in range(n_red)]
     lines += ['sch.vectorize(sch.get_loops(I)[-1])', 'sch.vectorize(sch.get_loops(W)[-1])']
+    return lines + _placed(producers, consumers, row, f"sch.get_loops(P)[{row}]")
+
+
+def _placed(producers, consumers, row, consumer_loop):
+    """Trace lines that compute the producers (the padded copy) per channel,
+    the loop above the output rows, where the copy stays in cache, and the
+    consumers under `consumer_loop`; each with its last loop vectorized."""
+    lines = []
     for name in producers:
-        # Per channel (the loop above the rows), where the copy stays in cache.
         lines += [f'sch.compute_at(sch.get_sblock("{name}"), sch.get_loops(P)[{max(row - 1, 0)}])',
                   f'sch.vectorize(sch.get_loops(sch.get_sblock("{name}"))[-1])']
     for name in consumers:
-        lines += [f'sch.reverse_compute_at(sch.get_sblock("{name}"), sch.get_loops(P)[{row}])',
+        lines += [f'sch.reverse_compute_at(sch.get_sblock("{name}"), {consumer_loop})',
                   f'sch.vectorize(sch.get_loops(sch.get_sblock("{name}"))[-1])']
     return lines
+
+
+def _neighbours(blocks, b):
+    """The spatial blocks before and after the window block `b`: its
+    producers (a padded copy) and consumers (an average's division, an
+    epilogue)."""
+    at = blocks.index(b)
+    spatial = lambda x: all(t == SPATIAL for t, _ in x["iters"])
+    return [x["name"] for x in blocks[:at] if spatial(x)], [x["name"] for x in blocks[at + 1:] if spatial(x)]
 
 
 def per_output_trace(blocks, producers, consumers):
@@ -171,12 +187,7 @@ def vector_rows_trace(blocks, producers, consumers, lanes):
         f'ho, hi = sch.split(L[{row}], [None, {tile}])',
         f'sch.reorder(ho, L[{col}], *L[{n_sp}:], hi)',
     ]
-    for name in producers:
-        lines += [f'sch.compute_at(sch.get_sblock("{name}"), sch.get_loops(P)[{max(row - 1, 0)}])',
-                  f'sch.vectorize(sch.get_loops(sch.get_sblock("{name}"))[-1])']
-    for name in consumers:
-        lines += [f'sch.reverse_compute_at(sch.get_sblock("{name}"), ho)',
-                  f'sch.vectorize(sch.get_loops(sch.get_sblock("{name}"))[-1])']
+    lines += _placed(producers, consumers, row, "ho")
     if width % vec == 0:
         part = _vector_part("P", n_red, whole=width == vec)
     else:
@@ -195,10 +206,7 @@ def vector_moves(blocks, lanes):
     if found is None or sum(1 for t, n in found[0]["iters"][found[1]:] if n > 1) < 2:
         return []
     b = found[0]
-    at = blocks.index(b)
-    spatial = lambda x: all(t == SPATIAL for t, _ in x["iters"])
-    producers = [x["name"] for x in blocks[:at] if spatial(x)]
-    consumers = [x["name"] for x in blocks[at + 1:] if spatial(x)]
+    producers, consumers = _neighbours(blocks, b)
     lines = vector_rows_trace(blocks, producers, consumers, lanes)
     why = (f"window `{b['name']}` a tile of output rows at a time: each row's outputs in vectors of up to {lanes} lanes, "
            "the taps outside the vector and unrolled, the tile's rows inside them (each input load serves several rows); "
@@ -214,10 +222,7 @@ def moves(blocks):
     if found is None:
         return []
     b = found[0]
-    at = blocks.index(b)
-    spatial = lambda x: all(t == SPATIAL for t, _ in x["iters"])
-    producers = [x["name"] for x in blocks[:at] if spatial(x)]
-    consumers = [x["name"] for x in blocks[at + 1:] if spatial(x)]
+    producers, consumers = _neighbours(blocks, b)
     why = (f"pool `{b['name']}` a row at a time: its window's taps outside the row's vectorized last axis and unrolled, "
            "the sums in a local row")
     # First: the per-output shape is at parity with MetaSchedule's pooling
