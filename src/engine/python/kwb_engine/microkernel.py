@@ -55,7 +55,7 @@ def tiles(rows_extent, cols_extent, lanes, registers):
     return out
 
 
-def trace(block, rows, vecs, lanes, epilogue=(), parallel=False, after=(), forward=()):
+def trace(block, rows, vecs, lanes, epilogue=(), parallel=False, after=(), forward=(), pack=None):
     """The schedule trace of one micro-kernel over `block` (see moves._blocks
     for its shape). Output spatial loops must come first, then the reduction
     loops; the last spatial axis is the vectorized one, the one before it
@@ -68,7 +68,12 @@ def trace(block, rows, vecs, lanes, epilogue=(), parallel=False, after=(), forwa
     computed tile by tile under the write-back, while the tile is in cache.
     `parallel` runs the outer tiles across cores: it is applied before the
     reduction's init is split off, since TVM refuses to parallelize over a
-    decomposed reduction. None where the block is not of that form."""
+    decomposed reduction. With `pack` = (read index, rank), that operand
+    (a weight stored output-major, [..., N, K], as a linear's) is copied
+    per column strip into [..., N / lanes, K, lanes], so each step's vector
+    load is contiguous rather than `lanes` values K apart; the strip goes
+    outermost, so its copy serves every row tile. None where the block is
+    not of that form."""
     iters = block["iters"]
     if len(block["loops"]) != len(iters):
         return None
@@ -80,16 +85,24 @@ def trace(block, rows, vecs, lanes, epilogue=(), parallel=False, after=(), forwa
     lines = [f'b = sch.get_sblock("{block["name"]}")', "L = sch.get_loops(b)",
              f"ro, ri = sch.split(L[{pen}], [None, {rows}])",
              f"co, cm, ci = sch.split(L[{last}], [None, {vecs}, {lanes}])"]
-    outer = [f"L[{i}]" for i in sp[:-2]] + ["ro", "co"]
+    outer = [f"L[{i}]" for i in sp[:-2]] + (["co", "ro"] if pack else ["ro", "co"])
     reds = [f"L[{i}]" for i in rd]
-    lines += [f"sch.reorder({', '.join(outer + reds + ['ri', 'cm', 'ci'])})",
-              'acc = sch.cache_write(b, 0, "global")', "sch.reverse_compute_at(acc, co)"]
+    lines.append(f"sch.reorder({', '.join(outer + reds + ['ri', 'cm', 'ci'])})")
+    if pack:
+        index, rank = pack
+        axes = [f"a{i}" for i in range(rank)]
+        packed = axes[:-2] + [f"{axes[-2]} // {lanes}", axes[-1], f"{axes[-2]} % {lanes}"]
+        lines += [f'Bp = sch.cache_read(b, {index}, "global")', "sch.compute_at(Bp, co)",
+                  f'sch.transform_layout(Bp, ("write", 0), lambda {", ".join(axes)}: ({", ".join(packed)}))',
+                  # The copy walks the packed buffer in order: K, then lanes.
+                  "BL = sch.get_loops(Bp)", "sch.reorder(BL[-1], BL[-2])"]
+    lines += ['acc = sch.cache_write(b, 0, "global")', f"sch.reverse_compute_at(acc, {outer[-1]})"]
     for name in forward:
         lines.append(f'sch.compute_inline(sch.get_sblock("{name}"))')
     for name in epilogue:
         lines.append(f'sch.reverse_compute_inline(sch.get_sblock("{name}"))')
     for name in after:
-        lines += [f'e = sch.get_sblock("{name}")', "sch.reverse_compute_at(e, co)", "sch.vectorize(sch.get_loops(e)[-1])"]
+        lines += [f'e = sch.get_sblock("{name}")', f"sch.reverse_compute_at(e, {outer[-1]})", "sch.vectorize(sch.get_loops(e)[-1])"]
     lines += ["sch.unroll(ri)", "sch.unroll(cm)", "sch.vectorize(ci)"]
     if parallel:
         tiles_outer = outer[:-1]
@@ -99,7 +112,7 @@ def trace(block, rows, vecs, lanes, epilogue=(), parallel=False, after=(), forwa
     return lines
 
 
-def moves(main, blocks, target, parallel, consumers, producers, applies=lambda lines: True):
+def moves(main, blocks, target, parallel, consumers, producers, applies=lambda lines: True, pack=None):
     """[(name, rationale, trace)] for the contraction `main`: the best tiles
     for the target's registers, each with the elementwise blocks that
     follow computed into its write-back (see `trace`), and without. A block
@@ -108,6 +121,8 @@ def moves(main, blocks, target, parallel, consumers, producers, applies=lambda l
     not, the chain is inlined forward into its last block, or else computed
     tile by tile. `consumers` and `producers` count each block's readers and
     writers within the kernel; `applies` tells whether a trace schedules.
+    With `pack` (see `trace`), each tile is offered first with the operand
+    packed, then as it is.
     """
     lanes, registers = isa(target)
     iters = main["iters"]
@@ -136,18 +151,20 @@ def moves(main, blocks, target, parallel, consumers, producers, applies=lambda l
     epilogues += ([((), inlined, rest)] if rest and inlined else []) + [((), inlined[:n], ()) for n in range(len(inlined), 0, -1)]
     out = []
     for rows, vecs in tiles(iters[sp[-2]][1], iters[sp[-1]][1], lanes, registers)[:3]:
-        name = f"micro{rows}x{vecs * lanes}{'-par' if parallel else ''}"
-        why = (f"micro-kernel: a {rows} x {vecs * lanes} tile of `{main['name']}`'s outputs ({rows * vecs} vector accumulators of "
-               f"{lanes} lanes, sized to {registers} vector registers) stays in registers across the whole reduction")
-        why += "; outer loop across cores" if parallel else ""
-        for ahead, inline, later in epilogues:
-            lines = trace(main, rows, vecs, lanes, inline, parallel, later, ahead)
-            if lines and applies(lines):
-                names = ", ".join(f"`{e}`" for e in list(ahead) + list(inline))
-                extra = (f"; then {', '.join(f'`{e}`' for e in later)} computed tile by tile") if later else ""
-                out.append((name + "-epilogue", why + f"; {names} applied as the tile is written back" + extra, lines))
-                break
-        lines = trace(main, rows, vecs, lanes, (), parallel)
-        if lines:
-            out.append((name, why, lines))
+        for packed in ([pack, None] if pack else [None]):
+            name = f"micro{rows}x{vecs * lanes}{'-pack' if packed else ''}{'-par' if parallel else ''}"
+            why = (f"micro-kernel: a {rows} x {vecs * lanes} tile of `{main['name']}`'s outputs ({rows * vecs} vector accumulators of "
+                   f"{lanes} lanes, sized to {registers} vector registers) stays in registers across the whole reduction")
+            why += "; its output-major operand packed per column strip, so each vector load is contiguous" if packed else ""
+            why += "; outer loop across cores" if parallel else ""
+            for ahead, inline, later in epilogues:
+                lines = trace(main, rows, vecs, lanes, inline, parallel, later, ahead, packed)
+                if lines and applies(lines):
+                    names = ", ".join(f"`{e}`" for e in list(ahead) + list(inline))
+                    extra = (f"; then {', '.join(f'`{e}`' for e in later)} computed tile by tile") if later else ""
+                    out.append((name + "-epilogue", why + f"; {names} applied as the tile is written back" + extra, lines))
+                    break
+            lines = trace(main, rows, vecs, lanes, (), parallel, pack=packed)
+            if lines:
+                out.append((name, why, lines))
     return out

@@ -185,7 +185,8 @@ def l1_moves(args):
         # Across cores only where TVM's runtime has more than one thread:
         # on one, the parallel launch is pure overhead.
         for par in ([True, False] if big and machine.tvm_threads() > 1 else [False]):
-            for name, why, lines in microkernel.moves(main, blocks, target, par, consumers, producers, lambda lines: _try(mod, kernel, lines)):
+            pack = _output_major_operand(sch, main)
+            for name, why, lines in microkernel.moves(main, blocks, target, par, consumers, producers, lambda lines: _try(mod, kernel, lines), pack):
                 add(name, why, lines)
     if main is not None and len([i for i in main["iters"] if i[0] == SPATIAL]) >= 1 and len(main["iters"]) >= 3:
         for vec, tile, dec, cache in [(16, 4, True, False), (16, 8, True, False), (8, 4, True, False), (32, 2, True, False), (16, 4, False, False), (16, 4, True, True)]:
@@ -229,6 +230,26 @@ def l1_moves(args):
             add("row-fuse", "compute every block under the last block's outer loop, so each row stays in cache between passes", fused)
             add("row-fuse-par", "row-fuse, and run the rows across cores", fused + ["sch.parallel(sch.get_loops(sch.get_sblock(\"%s\"))[0])" % blocks[-1]["name"]])
     return {"kernel": kernel, "blocks": blocks, "moves": moves, "tvm_s": 0.0}
+
+
+def _output_major_operand(sch, main):
+    """(read index, rank) of the contraction's operand whose vectorized
+    output axis is not its contiguous one: read as [..., n, k] with n the
+    block's last spatial axis and k its one reduction (a linear's weight
+    once its transpose is folded in, attention's keys). A vector along n
+    there loads values k apart. None for any other contraction."""
+    block = sch.get(sch.get_sblock(main["name"]))
+    spatial = [iv.var for iv in block.iter_vars if int(iv.iter_type) == SPATIAL]
+    reduce = [iv.var for iv in block.iter_vars if int(iv.iter_type) == REDUCE]
+    if not spatial or len(reduce) != 1:
+        return None
+    for i, r in enumerate(block.reads):
+        region = r.region
+        if len(region) < 2 or not all(isinstance(rg.extent, tvm.tirx.IntImm) and int(rg.extent) == 1 for rg in region[-2:]):
+            continue
+        if region[-1].min.same_as(reduce[0]) and region[-2].min.same_as(spatial[-1]):
+            return (i, len(region))
+    return None
 
 
 def _is_contraction(sch, blocks):
