@@ -509,9 +509,11 @@ async fn a_layout_copy_is_tiled_over_its_swapped_axes_and_stays_correct() {
 /// folds its transpose into the matmul, a vector of 16 outputs loads 16
 /// weights `in` apart. The packed micro-kernel copies each strip of the
 /// weight into [out / 16, in, 16] once, outermost, so every row tile loads
-/// contiguous vectors. Offered before its unpacked sibling; correct; on
-/// linear_gelu's matmul 3x to 4x the unpacked tile with inputs in cache on
-/// an Emerald Rapids core (asserted at 1.5x, node against node).
+/// contiguous vectors; only packed tiles are offered there. Correct, and
+/// faster than the same tile and loop order without the copy: 1.42x here
+/// on an Emerald Rapids core, node against node (asserted at 1.2x). The
+/// unpacked tile in the row-major order offered before took 3x to 4x the
+/// packed one's time.
 #[tokio::test]
 async fn a_linears_output_major_weight_is_packed_per_column_strip() {
     let ev = timed_evaluator().await;
@@ -526,23 +528,23 @@ async fn a_linears_output_major_weight_is_packed_per_column_strip() {
     let texts = s.tree.get(n1).unwrap().record.texts.clone();
     let kernel = texts.l1.keys().find(|k| k.contains("NT_matmul")).unwrap_or_else(|| panic!("no NT matmul in {:?}", texts.l1.keys())).clone();
     let out = l1_moves_of(&ev, &texts.l1_module, &kernel).await;
-    let names: Vec<&str> = out["moves"].as_array().unwrap().iter().map(|m| m["name"].as_str().unwrap()).collect();
-    let packed = names.iter().position(|n| n.starts_with("micro") && n.contains("-pack")).unwrap_or_else(|| panic!("no packed micro-kernel: {names:?}"));
-    let plain_name = names[packed].replace("-pack", "");
-    let plain = names.iter().position(|n| *n == plain_name).unwrap_or_else(|| panic!("no unpacked {plain_name}: {names:?}"));
-    assert!(packed < plain, "the packed tile is not offered first: {names:?}");
+    let micro: Vec<&Value> = out["moves"].as_array().unwrap().iter().filter(|m| m["name"].as_str().unwrap().starts_with("micro")).collect();
+    assert!(!micro.is_empty() && micro.iter().all(|m| m["name"].as_str().unwrap().contains("-pack")), "an unpacked micro-kernel is offered: {out}");
+    let packed = trace_of(micro.iter().find(|m| !m["name"].as_str().unwrap().ends_with("-epilogue")).unwrap());
+    // The same tile and loop order without the copy.
+    let plain: Vec<String> = packed.iter().filter(|l| !l.contains("Bp") && !l.contains("BL")).cloned().collect();
+    assert_eq!(packed.len(), plain.len() + 5, "the pack is not five trace lines: {packed:?}");
     let mut speed = vec![];
-    for i in [packed, plain] {
-        let m = &out["moves"][i];
-        let n = s.edit(req(n1, Layer::L1, Some(&kernel), EditBody::Trace(trace_of(m)), m["name"].as_str().unwrap())).await.unwrap().expect("the micro-kernel applies");
+    for (name, trace) in [("packed", packed), ("plain", plain)] {
+        let n = s.edit(req(n1, Layer::L1, Some(&kernel), EditBody::Trace(trace), name)).await.unwrap().expect("the micro-kernel applies");
         let node = s.tree.get(n).unwrap();
         let r = node.result.clone().unwrap();
-        assert!(r.correct, "{}: {:?}", m["name"], r.failure);
+        assert!(r.correct, "{name}: {:?}", r.failure);
         speed.push(r.speedup_median.expect("timed"));
-        if i == packed {
+        if name == "packed" {
             let tir = &node.record.texts.l1[&kernel];
             assert!(tir.contains("_global = T.sblock_alloc_buffer((T.int64(") && tir.contains("T.int64(16)))"), "no packed [out / 16, in, 16] buffer: {tir}");
         }
     }
-    assert!(speed[0] > 1.5 * speed[1], "packed {:.3}x against unpacked {:.3}x of the baseline", speed[0], speed[1]);
+    assert!(speed[0] > 1.2 * speed[1], "packed {:.3}x against unpacked {:.3}x of the baseline", speed[0], speed[1]);
 }
