@@ -7,6 +7,7 @@
 
 use super::hardware::{self, PathFacts};
 use super::orchestrator::{RunSpec, RunSummary, Steering, Strategy};
+use super::rewrite_lines;
 use super::roster::Roster;
 use super::session_tools::SessionTools;
 use super::{Agent, AgentContext, BudgetLeft, Decision, EditProposal, Proposal, Supervisor, Usage};
@@ -47,6 +48,8 @@ pub struct Search<'a> {
     dead: BTreeSet<u32>,
     /// Nodes a round has started from.
     given_a_round: BTreeSet<u32>,
+    /// Rounds spent on each graph rewrite's line (see `rewrite_lines`).
+    rewrite_rounds: HashMap<u32, u32>,
     /// Turns in a row in which an agent had nothing at a node: one may be a
     /// model's bad reply, two mean the agent is done there.
     strikes: HashMap<(u32, Option<Layer>), u32>,
@@ -56,7 +59,7 @@ pub struct Search<'a> {
 impl<'a> Search<'a> {
     pub fn new(runner: SessionRunner<'a>, roster: Roster, machine: Option<Machine>, spec: RunSpec, supervisor: Arc<dyn Supervisor>, steering: watch::Receiver<Steering>) -> Self {
         let prior = (runner.tree.nodes.len(), runner.tree.refusals.len());
-        Self { runner, roster, machine, spec, supervisor, steering, started: Instant::now(), prior, usage: Usage::default(), profiles: HashMap::new(), exhausted: HashMap::new(), dead: BTreeSet::new(), given_a_round: BTreeSet::new(), strikes: HashMap::new(), hint: None }
+        Self { runner, roster, machine, spec, supervisor, steering, started: Instant::now(), prior, usage: Usage::default(), profiles: HashMap::new(), exhausted: HashMap::new(), dead: BTreeSet::new(), given_a_round: BTreeSet::new(), rewrite_rounds: HashMap::new(), strikes: HashMap::new(), hint: None }
     }
 
     pub fn note(&mut self, text: String) -> Result<()> {
@@ -133,9 +136,10 @@ impl<'a> Search<'a> {
         Ok("one proposal made".into())
     }
 
-    /// The node to work from: the start node first, then the best node that
-    /// is not a dead end, else the fastest correct one that still has moves.
-    fn choose_node(&self, first: bool) -> Option<u32> {
+    /// The node to work from: the start node first, then each graph
+    /// rewrite's line until it is judged, then the best node that is not a
+    /// dead end, else the fastest correct one that still has moves.
+    fn choose_node(&mut self, first: bool) -> Option<u32> {
         if first && let Some(n) = self.spec.start_node.filter(|n| self.runner.tree.get(*n).is_some()) {
             return Some(n);
         }
@@ -144,11 +148,17 @@ impl<'a> Search<'a> {
         // scheduled for it (conv2d in NHWC: 30x slower than the tuned build
         // as it is, 1.6x faster with a register tile), so each gets one round
         // before it is judged by its own time, in the order the agent
-        // ranked them (their own times differ by noise).
+        // ranked them (their own times differ by noise); a line still below
+        // parity gets one more.
         if self.spec.strategy == Strategy::Layered {
             let untried = t.nodes.iter().filter(|n| n.id() != 0 && n.record.layer == Layer::L0 && n.status == NodeStatus::Correct && n.children.is_empty());
             if let Some(n) = untried.filter(|n| !self.dead.contains(&n.id()) && !self.given_a_round.contains(&n.id())).min_by_key(|n| n.id()) {
+                *self.rewrite_rounds.entry(n.id()).or_default() += 1;
                 return Some(n.id());
+            }
+            if let Some((rewrite, node)) = rewrite_lines::unfinished_line(t, &self.rewrite_rounds, &self.dead) {
+                *self.rewrite_rounds.entry(rewrite).or_default() += 1;
+                return Some(node);
             }
         }
         let mut live: Vec<(f64, u32)> = t

@@ -201,12 +201,26 @@ impl CandidateTree {
     /// point (its speedup, None for a wrong candidate, and whether its
     /// timing was valid).
     pub(crate) fn synthetic(points: &[(Option<f64>, bool)]) -> Self {
+        let nodes: Vec<_> = (0u32..).zip(points).map(|(parent, (s, valid))| (parent, crate::ir::Layer::L1, *s, *valid)).collect();
+        Self::synthetic_nodes(&nodes)
+    }
+
+    /// A tree for tests: the root at 1.0x, then nodes 1, 2, ... given as
+    /// (parent, layer, speedup or None for a wrong one), validly timed.
+    pub(crate) fn synthetic_tree(nodes: &[(u32, crate::ir::Layer, Option<f64>)]) -> Self {
+        let nodes: Vec<_> = nodes.iter().map(|(p, l, s)| (*p, *l, *s, true)).collect();
+        Self::synthetic_nodes(&nodes)
+    }
+
+    fn synthetic_nodes(nodes: &[(u32, crate::ir::Layer, Option<f64>, bool)]) -> Self {
         use super::event::{Event, EventKind, NodeRecord};
         use serde_json::json;
         let mut events = Vec::new();
         let mut seq = 0;
-        for (id, (s, valid)) in (0u32..).zip(std::iter::once(&(Some(1.0), true)).chain(points)) {
-            let node = NodeRecord { id, parent: id.checked_sub(1), layer: crate::ir::Layer::L1, kernel: None, author: "t".into(), rationale: String::new(), trace: None, texts: Default::default() };
+        let root = (u32::MAX, crate::ir::Layer::L0, Some(1.0), true);
+        for (id, (parent, layer, s, valid)) in (0u32..).zip(std::iter::once(&root).chain(nodes)) {
+            let parent = (id > 0).then_some(*parent);
+            let node = NodeRecord { id, parent, layer: *layer, kernel: None, author: "t".into(), rationale: String::new(), trace: None, texts: Default::default() };
             seq += 1;
             events.push(Event { seq, ts_ms: seq, kind: EventKind::Edit { node } });
             let result = json!({

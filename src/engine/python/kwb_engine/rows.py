@@ -25,6 +25,14 @@ inlined, 0.058 ms; MetaSchedule tuned at 89 trials 0.145 ms; PyTorch eager
 from .microkernel import REDUCE, SPATIAL
 
 LANE_PREFS = (16, 32, 8)
+# Lanes for a row that none of LANE_PREFS divides: a global average pool's
+# 14 x 14 = 196. Measured on one Emerald Rapids core, the mean of
+# 256 x 196: 4 lanes 3.2 us, 14 lanes (a row of the window) 3.3 us, 28
+# lanes 5.3 us, TVM's build 24 us (the tuned baseline about 8 us).
+# Only for rows of NARROW_MIN elements or more: a 2 x 2 pooling window or
+# a mean over 2 x 2 has too little to split.
+NARROW_LANES = (4,)
+NARROW_MIN = 32
 # Vectors of partial sums per reduction, most preferred first: each is a
 # dependency chain of its own, and a vector add or max waits about four
 # cycles on the one before it. Only a long row gains: each chain must
@@ -231,30 +239,52 @@ def moves(blocks, consumers, lanes, big):
         return out
     chosen = _worth_inlining(blocks, consumers, rows)
     for lane in sorted(set(LANE_PREFS), key=lambda v: (v != lanes, LANE_PREFS.index(v))):
-        for inline in ([chosen, set()] if chosen else [set()]):
-            for par in ([True, False] if big else [False]):
-                lines = trace(blocks, lane, inline, parallel=par)
-                if lines is None:
-                    continue
-                why = (f"compute every block one row at a time; split each reduction into {lane} vector lanes of partial sums; "
-                       f"vectorize the elementwise passes along the row")
-                why += f"; inline {', '.join(sorted(inline))}" if inline else "; keep the elementwise passes per row"
-                why += "; rows across cores" if par else ""
-                name = f"rows{lane}{'' if inline or not chosen else '-keep'}{'-par' if par else ''}"
-                chained = trace(blocks, lane, inline, parallel=par, chains=True)
-                wide = trace(blocks, lane, inline, parallel=par, chains=True, wide=lanes) if lane < lanes else None
-                if wide is not None and wide != chained:
-                    # First: softmax's rows of 1000, 8 lanes for the sums
-                    # and 16 for the passes up to 992, 55.3 us against 71.7.
-                    several = "; several vectors of partial sums per reduction" if chained != lines else ""
-                    out.append((f"{name}{'-chains' if several else ''}-wide{lanes}",
-                                why + f"{several}; the passes {lanes} lanes wide up to the row's last multiple of {lanes}", wide))
-                if chained != lines:
-                    # Before its one-chain sibling. Measured on one Emerald
-                    # Rapids core, one chain against several: reduce_sum
-                    # (rows of 1024) 7.6 and 5.5 us at 16 lanes; softmax 78
-                    # and 65.5 us at 8; layer_norm (rows of 256, too short
-                    # for chains at 16 lanes) 56.8 and 44.5 us at 8.
-                    out.append((f"{name}-chains", why + "; several vectors of partial sums per reduction, each its own dependency chain", chained))
-                out.append((name, why, lines))
+        out += _moves_at(blocks, lane, lanes, chosen, big)
+    for lane in ([] if out or _longest_reduction(blocks, rows) < NARROW_MIN else NARROW_LANES):
+        out += _moves_at(blocks, lane, lanes, chosen, big)
+        if out:
+            break
+    return out
+
+
+def _longest_reduction(blocks, rows):
+    """The most elements any block reduces per row."""
+    longest = 0
+    for b in blocks:
+        n = 1
+        for t, extent in b["iters"][rows:]:
+            n *= extent if t == REDUCE else 1
+        longest = max(longest, n if any(t == REDUCE for t, _ in b["iters"][rows:]) else 0)
+    return longest
+
+
+def _moves_at(blocks, lane, lanes, chosen, big):
+    """The row moves with `lane` lanes of partial sums, the ISA having `lanes`."""
+    out = []
+    for inline in ([chosen, set()] if chosen else [set()]):
+        for par in ([True, False] if big else [False]):
+            lines = trace(blocks, lane, inline, parallel=par)
+            if lines is None:
+                continue
+            why = (f"compute every block one row at a time; split each reduction into {lane} vector lanes of partial sums; "
+                   f"vectorize the elementwise passes along the row")
+            why += f"; inline {', '.join(sorted(inline))}" if inline else "; keep the elementwise passes per row"
+            why += "; rows across cores" if par else ""
+            name = f"rows{lane}{'' if inline or not chosen else '-keep'}{'-par' if par else ''}"
+            chained = trace(blocks, lane, inline, parallel=par, chains=True)
+            wide = trace(blocks, lane, inline, parallel=par, chains=True, wide=lanes) if lane < lanes else None
+            if wide is not None and wide != chained:
+                # First: softmax's rows of 1000, 8 lanes for the sums
+                # and 16 for the passes up to 992, 55.3 us against 71.7.
+                several = "; several vectors of partial sums per reduction" if chained != lines else ""
+                out.append((f"{name}{'-chains' if several else ''}-wide{lanes}",
+                            why + f"{several}; the passes {lanes} lanes wide up to the row's last multiple of {lanes}", wide))
+            if chained != lines:
+                # Before its one-chain sibling. Measured on one Emerald
+                # Rapids core, one chain against several: reduce_sum
+                # (rows of 1024) 7.6 and 5.5 us at 16 lanes; softmax 78
+                # and 65.5 us at 8; layer_norm (rows of 256, too short
+                # for chains at 16 lanes) 56.8 and 44.5 us at 8.
+                out.append((f"{name}-chains", why + "; several vectors of partial sums per reduction, each its own dependency chain", chained))
+            out.append((name, why, lines))
     return out
