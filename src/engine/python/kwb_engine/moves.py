@@ -8,7 +8,7 @@ move is tried here before it is offered, so none fails to apply."""
 import tvm
 from tvm import relax, s_tir
 
-from . import l0_rewrites, llvm_l2, machine, microkernel, norm_rewrite, pipeline, rows, scan_rewrite, text_policy, transpose_tile, window
+from . import concat_split, l0_rewrites, llvm_l2, machine, microkernel, norm_rewrite, pipeline, rows, scan_rewrite, text_policy, transpose_tile, window
 from .l0_rewrites import same_module
 from .microkernel import REDUCE, SPATIAL
 
@@ -205,6 +205,8 @@ def l1_moves(args):
         for name, why, lines in transpose_tile.moves(mod, kernel, blocks):
             add(name, why, lines)
     if len(blocks) == 1 and main is None:
+        for name, why, lines in concat_split.moves(sch, blocks):
+            add(name, why, lines)
         for vec in [16, 64, 8]:
             # Named by the lanes it uses, which the row may make fewer than asked.
             lanes = _row_lanes(blocks[0], vec)
