@@ -7,8 +7,11 @@
 //! line with packed `NT_matmul`s measured 0.141x and the line with weight
 //! transposes 0.145x, the search followed the second, and the first, which
 //! has no transposes to pay for, was never finished. So a rewrite's line
-//! keeps the work while it is below parity, for a few rounds, before it is
-//! judged by its time.
+//! keeps the work while it is below parity and within a factor of two of
+//! the fastest node, for a few rounds, before it is judged by its time.
+//! A line further behind is behind for a reason (conv_avgpool_linear_head:
+//! a pointwise convolution as a matmul at 0.27x beside NHWC at 0.59x; its
+//! second round spent five candidates and found nothing).
 
 use crate::ir::Layer;
 use crate::session::NodeStatus;
@@ -20,6 +23,9 @@ use std::collections::{BTreeSet, HashMap};
 /// (a gated MLP's two matmul shapes) without starving the best line.
 pub const ROUNDS_PER_REWRITE: u32 = 2;
 
+/// How far behind the fastest node a line may be and still be followed.
+const LINE_MIN_SHARE: f64 = 0.5;
+
 /// The speedup the search ranks by: the point estimate of a correct node,
 /// valid interval or not (a wide interval still says which side it is on).
 fn search_speedup(n: &Node) -> Option<f64> {
@@ -28,10 +34,12 @@ fn search_speedup(n: &Node) -> Option<f64> {
 
 /// The node to work from next on an unfinished rewrite's line, with the
 /// rewrite it belongs to: rewrites in the order they were made, each whose
-/// line is below parity and has had fewer than [`ROUNDS_PER_REWRITE`]
+/// line is below parity, at least half as fast as the fastest candidate
+/// (`LINE_MIN_SHARE`), and has had fewer than [`ROUNDS_PER_REWRITE`]
 /// rounds. A line is the rewrite and what L1 and L2 edits grew from it; a
 /// rewrite refined by another rewrite hands its line on to that one.
 pub fn unfinished_line(tree: &CandidateTree, rounds: &HashMap<u32, u32>, dead: &BTreeSet<u32>) -> Option<(u32, u32)> {
+    let fastest = tree.nodes.iter().filter(|n| n.id() != 0).filter_map(search_speedup).fold(0.0, f64::max);
     let rewrites = tree.nodes.iter().filter(|n| n.id() != 0 && n.record.layer == Layer::L0 && n.status == NodeStatus::Correct);
     for rewrite in rewrites {
         let refined = rewrite.children.iter().filter_map(|c| tree.get(*c)).any(|c| c.record.layer == Layer::L0);
@@ -40,7 +48,7 @@ pub fn unfinished_line(tree: &CandidateTree, rounds: &HashMap<u32, u32>, dead: &
         }
         let line = line_of(tree, rewrite.id());
         let best_speedup = line.iter().filter_map(|n| search_speedup(n)).fold(0.0, f64::max);
-        if best_speedup >= 1.0 {
+        if best_speedup >= 1.0 || best_speedup < LINE_MIN_SHARE * fastest {
             continue;
         }
         let next = line.iter().filter(|n| !dead.contains(&n.id())).filter_map(|n| search_speedup(n).map(|s| (s, n.id()))).max_by(|a, b| a.0.total_cmp(&b.0));
@@ -88,11 +96,15 @@ mod tests {
     }
 
     #[test]
-    fn a_line_at_parity_or_dead_is_not_followed() {
-        let t = swiglu_like([1.3, 0.141]);
+    fn a_line_at_parity_far_behind_or_dead_is_not_followed() {
+        let t = swiglu_like([1.3, 0.9]);
         let rounds = HashMap::from([(1, 1), (3, 1)]);
         assert_eq!(unfinished_line(&t, &rounds, &BTreeSet::new()), Some((3, 5)), "#1's line is past parity");
         assert_eq!(unfinished_line(&t, &rounds, &BTreeSet::from([5])), Some((3, 3)), "a dead end gives way to the next node on its line");
+        let far_behind = swiglu_like([0.59, 0.27]);
+        assert_eq!(unfinished_line(&far_behind, &rounds, &BTreeSet::new()), Some((1, 4)), "#1's line comes first");
+        let first_done = HashMap::from([(1, 2), (3, 1)]);
+        assert_eq!(unfinished_line(&far_behind, &first_done, &BTreeSet::new()), None, "#3's line is under half the speed of #4");
         let wrong = CandidateTree::synthetic_tree(&[(0, L0, None)]);
         assert_eq!(unfinished_line(&wrong, &HashMap::new(), &BTreeSet::new()), None, "a wrong rewrite has no line");
     }

@@ -156,7 +156,7 @@ def l1_moves(args):
     consumers = {b["name"]: len(sch.get_consumers(sch.get_sblock(b["name"]))) for b in blocks}
     producers = {b["name"]: len(sch.get_producers(sch.get_sblock(b["name"]))) for b in blocks}
     if target is not None and target.kind.name == "llvm":
-        row_moves = rows.moves(blocks, consumers, microkernel.isa(target)[0], big)
+        row_moves = rows.moves(blocks, consumers, microkernel.isa(target)[0], big, _reduces_along_last_axes(sch, blocks))
     # A contraction's outputs share their operands, which register tiles
     # reuse: its row moves come after the tiles. Otherwise they come first.
     contraction = _is_contraction(sch, blocks)
@@ -232,6 +232,27 @@ def l1_moves(args):
             add("row-fuse", "compute every block under the last block's outer loop, so each row stays in cache between passes", fused)
             add("row-fuse-par", "row-fuse, and run the rows across cores", fused + ["sch.parallel(sch.get_loops(sch.get_sblock(\"%s\"))[0])" % blocks[-1]["name"]])
     return {"kernel": kernel, "blocks": blocks, "moves": moves, "tvm_s": 0.0}
+
+
+def _reduces_along_last_axes(sch, blocks):
+    """Whether every reduction block's innermost iterator indexes the last
+    axis of each buffer it reduces over: its row is contiguous in memory.
+    Reads of per-row values (a mean, a max) do not count."""
+    for b in blocks:
+        if not any(t == REDUCE for t, _ in b["iters"]):
+            continue
+        node = sch.get(sch.get_sblock(b["name"]))
+        reduce_vars = {iv.var.name for iv in node.iter_vars if int(iv.iter_type) == REDUCE}
+        last = node.iter_vars[-1].var
+        for region in node.reads:
+            # A read region's buffer is `source` in TVM 0.27.
+            buffer = getattr(region, "buffer", None) or region.source
+            dims = [str(r.min) for r in region.region]
+            if buffer.name == b["name"] or not any(v in d for d in dims for v in reduce_vars):
+                continue
+            if not region.region[-1].min.same_as(last):
+                return False
+    return True
 
 
 def _output_major_operand(sch, main):

@@ -230,9 +230,13 @@ def _worth_inlining(blocks, consumers, rows):
     return out
 
 
-def moves(blocks, consumers, lanes, big):
+def moves(blocks, consumers, lanes, big, contiguous=True):
     """[(name, rationale, lines)] of this family for a kernel's blocks;
-    `consumers` counts the blocks that read each block."""
+    `consumers` counts the blocks that read each block. `contiguous`: every
+    reduction reads its row along an input's last axis, so narrow lanes
+    read neighbours; in NHWC a mean over H and W reads its row a channel
+    count apart, and there the tiles across channels win (4 lanes 0.53x
+    against the tiles' 0.99x, conv_avgpool_linear_head)."""
     out = []
     rows = _row_count(blocks)
     if rows == 0:
@@ -240,7 +244,7 @@ def moves(blocks, consumers, lanes, big):
     chosen = _worth_inlining(blocks, consumers, rows)
     for lane in sorted(set(LANE_PREFS), key=lambda v: (v != lanes, LANE_PREFS.index(v))):
         out += _moves_at(blocks, lane, lanes, chosen, big)
-    for lane in ([] if out or _longest_reduction(blocks, rows) < NARROW_MIN else NARROW_LANES):
+    for lane in ([] if out or not contiguous or _longest_reduction(blocks, rows) < NARROW_MIN else NARROW_LANES):
         out += _moves_at(blocks, lane, lanes, chosen, big)
         if out:
             break
