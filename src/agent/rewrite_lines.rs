@@ -26,12 +26,6 @@ pub const ROUNDS_PER_REWRITE: u32 = 2;
 /// How far behind the fastest node a line may be and still be followed.
 const LINE_MIN_SHARE: f64 = 0.5;
 
-/// The speedup the search ranks by: the point estimate of a correct node,
-/// valid interval or not (a wide interval still says which side it is on).
-fn search_speedup(n: &Node) -> Option<f64> {
-    n.result.as_ref().filter(|r| r.correct).and_then(|r| r.speedup_median).filter(|s| s.is_finite())
-}
-
 /// The node to work from next on an unfinished rewrite's line, with the
 /// rewrite it belongs to: rewrites in the order they were made, each whose
 /// line is below parity, at least half as fast as the fastest candidate
@@ -39,7 +33,7 @@ fn search_speedup(n: &Node) -> Option<f64> {
 /// rounds. A line is the rewrite and what L1 and L2 edits grew from it; a
 /// rewrite refined by another rewrite hands its line on to that one.
 pub fn unfinished_line(tree: &CandidateTree, rounds: &HashMap<u32, u32>, dead: &BTreeSet<u32>) -> Option<(u32, u32)> {
-    let fastest = tree.nodes.iter().filter(|n| n.id() != 0).filter_map(search_speedup).fold(0.0, f64::max);
+    let fastest = tree.nodes.iter().filter(|n| n.id() != 0).filter_map(Node::point_speedup).fold(0.0, f64::max);
     let rewrites = tree.nodes.iter().filter(|n| n.id() != 0 && n.record.layer == Layer::L0 && n.status == NodeStatus::Correct);
     for rewrite in rewrites {
         let refined = rewrite.children.iter().filter_map(|c| tree.get(*c)).any(|c| c.record.layer == Layer::L0);
@@ -47,11 +41,11 @@ pub fn unfinished_line(tree: &CandidateTree, rounds: &HashMap<u32, u32>, dead: &
             continue;
         }
         let line = line_of(tree, rewrite.id());
-        let best_speedup = line.iter().filter_map(|n| search_speedup(n)).fold(0.0, f64::max);
+        let best_speedup = line.iter().filter_map(|n| n.point_speedup()).fold(0.0, f64::max);
         if best_speedup >= 1.0 || best_speedup < LINE_MIN_SHARE * fastest {
             continue;
         }
-        let next = line.iter().filter(|n| !dead.contains(&n.id())).filter_map(|n| search_speedup(n).map(|s| (s, n.id()))).max_by(|a, b| a.0.total_cmp(&b.0));
+        let next = line.iter().filter(|n| !dead.contains(&n.id())).filter_map(|n| n.point_speedup().map(|s| (s, n.id()))).max_by(|a, b| a.0.total_cmp(&b.0));
         if let Some((_, id)) = next {
             return Some((rewrite.id(), id));
         }

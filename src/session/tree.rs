@@ -34,6 +34,11 @@ impl Node {
     pub fn valid_speedup(&self) -> Option<f64> {
         self.result.as_ref().filter(|r| r.correct && r.timing_valid).and_then(|r| r.speedup_median)
     }
+    /// The point estimate of a correct node, valid interval or not: what
+    /// the search ranks by (a wide interval still says which side it is on).
+    pub fn point_speedup(&self) -> Option<f64> {
+        self.result.as_ref().filter(|r| r.correct).and_then(|r| r.speedup_median).filter(|s| s.is_finite())
+    }
 }
 
 /// Edits refused before they became nodes.
@@ -133,10 +138,9 @@ impl CandidateTree {
     /// interval came out too wide, and measuring the finalists again
     /// decides between them. None when nothing beat the reference.
     pub fn finalists(&self, k: usize) -> Vec<&Node> {
-        let point = |n: &Node| n.result.as_ref().filter(|r| r.correct).and_then(|r| r.speedup_median).filter(|s| s.is_finite());
-        let root = self.get(0).and_then(point).unwrap_or(0.0);
-        let mut v: Vec<&Node> = self.nodes.iter().filter(|n| n.id() != 0 && point(n).is_some_and(|s| s > root)).collect();
-        let point = |n: &Node| point(n).unwrap_or(0.0);
+        let root = self.get(0).and_then(Node::point_speedup).unwrap_or(0.0);
+        let mut v: Vec<&Node> = self.nodes.iter().filter(|n| n.id() != 0 && n.point_speedup().is_some_and(|s| s > root)).collect();
+        let point = |n: &Node| n.point_speedup().unwrap_or(0.0);
         v.sort_by(|a, b| point(b).total_cmp(&point(a)).then(a.id().cmp(&b.id())));
         v.truncate(k);
         v
