@@ -464,7 +464,8 @@ async fn graph_moves_are_offered_only_where_they_apply() {
 /// over both swapped axes, the tile read into a local buffer a vector at a
 /// time. Correct, and faster than TVM's build of the same copy in the
 /// profile (measured 24.9 against 6.7 us on an Emerald Rapids core;
-/// asserted at 1.3x: beside a tuning and other tests it measured 1.48x). A
+/// asserted at 1.3x on the least of three alternated profiles: beside a
+/// tuning and other tests one pair measured 1.48x, another 1.25x). A
 /// copy whose rows stay rows gets no tile.
 #[tokio::test]
 async fn a_layout_copy_is_tiled_over_its_swapped_axes_and_stays_correct() {
@@ -496,7 +497,13 @@ async fn a_layout_copy_is_tiled_over_its_swapped_axes_and_stays_correct() {
         async move { engine.run(kwb::engine::Job::new("profile", args, Duration::from_secs(300)).exclusive()).await.unwrap().result }
     };
     let ms_of = |p: &Value| p["kernels"].as_array().unwrap().iter().find(|k| k["name"] == back.as_str()).and_then(|k| k["ms"].as_f64()).unwrap();
-    let (before, after) = (ms_of(&profile(texts.l1_module.clone()).await), ms_of(&profile(node.record.texts.l1_module.clone()).await));
+    // Alternated and the least of three kept per side: a busy machine slows
+    // one profile, rarely all three (one pair measured 1.25x beside a CI run).
+    let (mut before, mut after) = (f64::INFINITY, f64::INFINITY);
+    for _ in 0..3 {
+        before = before.min(ms_of(&profile(texts.l1_module.clone()).await));
+        after = after.min(ms_of(&profile(node.record.texts.l1_module.clone()).await));
+    }
     assert!(before > 1.3 * after, "the tiled copy takes {after:.4} ms against {before:.4} ms");
 
     // The weights' copy (OIHW to HWIO) walks the 5-wide window last: no tile divides it.
