@@ -8,7 +8,7 @@ move is tried here before it is offered, so none fails to apply."""
 import tvm
 from tvm import relax, s_tir
 
-from . import concat_split, l0_rewrites, llvm_l2, machine, microkernel, norm_rewrite, pipeline, rows, scan_rewrite, text_policy, transpose_tile, window
+from . import concat_split, l0_rewrites, llvm_l2, machine, microkernel, norm_rewrite, pipeline, ragged, rows, scan_rewrite, text_policy, transpose_tile, window
 from .l0_rewrites import same_module
 from .microkernel import REDUCE, SPATIAL
 
@@ -186,8 +186,14 @@ def l1_moves(args):
         # on one, the parallel launch is pure overhead.
         for par in ([True, False] if big and machine.tvm_threads() > 1 else [False]):
             pack = _output_major_operand(sch, main)
-            for name, why, lines in microkernel.moves(main, blocks, target, par, consumers, producers, lambda lines: _try(mod, kernel, lines), pack):
+            tiled = microkernel.moves(main, blocks, target, par, consumers, producers, lambda lines: _try(mod, kernel, lines), pack)
+            for name, why, lines in tiled:
                 add(name, why, lines)
+            if not tiled and not pack and not par:
+                # No strip divides the columns (196 pixels of a 1 x 1
+                # convolution as a matmul): the micro-kernel on the part one does.
+                for name, why, lines in ragged.moves(main, target):
+                    add(name, why, lines)
     if main is not None and len([i for i in main["iters"] if i[0] == SPATIAL]) >= 1 and len(main["iters"]) >= 3:
         for vec, tile, dec, cache in [(16, 4, True, False), (16, 8, True, False), (8, 4, True, False), (32, 2, True, False), (16, 4, False, False), (16, 4, True, True)]:
             for par in ([True, False] if big else [False, True]):
