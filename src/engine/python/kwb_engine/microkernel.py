@@ -63,6 +63,20 @@ def tiles(rows_extent, cols_extent, lanes, registers):
     return out
 
 
+def contraction_axes(block):
+    """(spatial, reduction) axis indices of a block whose loops are its
+    axes in order, at least two spatial ones first, then the reductions;
+    None for any other block."""
+    iters = block["iters"]
+    if len(block["loops"]) != len(iters):
+        return None
+    sp = [i for i, (t, _) in enumerate(iters) if t == SPATIAL]
+    rd = [i for i, (t, _) in enumerate(iters) if t == REDUCE]
+    if len(sp) < 2 or not rd or sp != list(range(len(sp))) or len(sp) + len(rd) != len(iters):
+        return None
+    return sp, rd
+
+
 def trace(block, rows, vecs, lanes, epilogue=(), parallel=False, after=(), forward=(), pack=None):
     """The schedule trace of one micro-kernel over `block` (see moves._blocks
     for its shape). Output spatial loops must come first, then the reduction
@@ -82,13 +96,10 @@ def trace(block, rows, vecs, lanes, epilogue=(), parallel=False, after=(), forwa
     load is contiguous rather than `lanes` values K apart; the strip goes
     outermost, so its copy serves every row tile. None where the block is
     not of that form."""
-    iters = block["iters"]
-    if len(block["loops"]) != len(iters):
+    axes = contraction_axes(block)
+    if axes is None:
         return None
-    sp = [i for i, (t, _) in enumerate(iters) if t == SPATIAL]
-    rd = [i for i, (t, _) in enumerate(iters) if t == REDUCE]
-    if len(sp) < 2 or not rd or sp != list(range(len(sp))) or len(sp) + len(rd) != len(iters):
-        return None
+    sp, rd = axes
     pen, last = sp[-2], sp[-1]
     lines = [f'b = sch.get_sblock("{block["name"]}")', "L = sch.get_loops(b)",
              f"ro, ri = sch.split(L[{pen}], [None, {rows}])",

@@ -20,7 +20,7 @@ contraction is folded into its write-back.
 
 from . import microkernel
 
-SPATIAL, REDUCE = microkernel.SPATIAL, microkernel.REDUCE
+SPATIAL = microkernel.SPATIAL
 # Columns left over are computed in one narrow vector; at least this many
 # columns must go to the strips, or the cut buys nothing.
 MIN_STRIPS = 2
@@ -46,13 +46,11 @@ def trace(block, rows, vecs, lanes, main_cols):
     micro-kernel runs (without its cache stage); in the second, a tile of
     `rows` rows with the leftover columns as one vector. None where the
     block is not a contraction of spatial loops then reduction loops."""
+    axes = microkernel.contraction_axes(block)
+    if axes is None:
+        return None
+    sp, rd = axes
     iters = block["iters"]
-    if len(block["loops"]) != len(iters):
-        return None
-    sp = [i for i, (t, _) in enumerate(iters) if t == SPATIAL]
-    rd = [i for i, (t, _) in enumerate(iters) if t == REDUCE]
-    if len(sp) < 2 or not rd or sp != list(range(len(sp))) or len(sp) + len(rd) != len(iters):
-        return None
     last = sp[-1]
     # After the move, the column loop is first and the others keep their order.
     moved = [last] + [i for i in range(len(iters)) if i != last]
