@@ -8,7 +8,7 @@ move is tried here before it is offered, so none fails to apply."""
 import tvm
 from tvm import relax, s_tir
 
-from . import concat_split, l0_rewrites, llvm_l2, machine, microkernel, norm_rewrite, pipeline, ragged, rows, scan_rewrite, text_policy, transpose_tile, window
+from . import concat_split, l0_rewrites, llvm_l2, machine, microkernel, norm_rewrite, pipeline, ragged, rows, scan_rewrite, text_policy, trailing, transpose_tile, window
 from .l0_rewrites import same_module
 from .microkernel import REDUCE, SPATIAL
 
@@ -218,6 +218,9 @@ def l1_moves(args):
             lanes = _row_lanes(blocks[0], vec)
             for par in ([True, False] if big else [False, True]):
                 add(f"vec{lanes}{'-par' if par else ''}", f"fuse `{blocks[0]['name']}`'s loops into one, vectorize by {lanes}" + (", split the rest across cores" if par else ""), _elementwise(blocks[0], vec, par))
+        if _row_lanes(blocks[0], 16) is None and target is not None:
+            for name, why, lines, prefix in trailing.moves(mod, kernel, [], blocks[0], microkernel.isa(target)[0], [True, False] if big else [False, True]):
+                add(name, why, lines, prefix)
     if len(blocks) > 1 and len(spatial) == len(blocks):
         # An elementwise chain (hardswish: add, two clips, multiply, divide)
         # is one loop nest once every block but the last is inlined into
@@ -230,6 +233,11 @@ def l1_moves(args):
             for par in ([True, False] if big and machine.tvm_threads() > 1 else [False]):
                 add(f"inline-vec{lanes}{'-par' if par else ''}", f"inline every block into `{blocks[-1]['name']}`, fuse its loops into one and vectorize by {lanes}"
                     + (", split the rest across cores" if par else ""), _elementwise(blocks[-1], vec, par), chain)
+        if _row_lanes(blocks[-1], 16) is None and target is not None:
+            # No vector divides the innermost loop (14 pixels of a row).
+            pars = [True, False] if big and machine.tvm_threads() > 1 else [False]
+            for name, why, lines, prefix in trailing.moves(mod, kernel, chain, blocks[-1], microkernel.isa(target)[0], pars):
+                add(name, why, lines, prefix)
     if len(blocks) > 1:
         for vec in [16, 8]:
             add(f"vec-inner{vec}", f"vectorize the innermost loop of every elementwise block by {vec}", _vectorize_spatial_blocks(blocks, vec) or None)
