@@ -100,7 +100,12 @@ def moves(mod, kernel, prefix, block, lanes, par_options):
     """[(name, rationale, lines, prefix)] for the elementwise block `block`
     (after `prefix`, the chain inlined into it) whose innermost loop no
     vector divides."""
-    k = fusable_suffix(mod, kernel, prefix, block["name"])
+    try:
+        k = fusable_suffix(mod, kernel, prefix, block["name"])
+    except Exception:
+        # The chain does not inline (a block writes a second output): the
+        # other moves are still offered.
+        k = 0
     if not k:
         return []
     extent = 1
