@@ -8,7 +8,20 @@ use common::moves::{l1_moves_of, req, timed_evaluator, trace_of};
 use kwb::ir::Layer;
 use kwb::session::runner::{EditBody, SessionRunner};
 use serde_json::{Value, json};
+use std::path::Path;
 use std::time::Duration;
+
+/// A session on conv_avgpool_linear_head and its node after the L0
+/// rewrite of the 1 x 1 convolution into a matmul over the pixels.
+async fn pointwise_line<'a>(ev: &'a kwb::eval::Evaluator, set: &'a kwb::tasks::TaskSet, log: &Path) -> (SessionRunner<'a>, u32) {
+    let task = set.get("conv_avgpool_linear_head").unwrap();
+    let mut s = SessionRunner::create(log, task, ev).await.unwrap();
+    let root = s.tree.get(0).unwrap().record.texts.clone();
+    let l0 = ev.engine.run(kwb::engine::Job::new("l0_moves", json!({"l0": root.l0}), Duration::from_secs(120))).await.unwrap().result;
+    let pointwise = l0["moves"].as_array().unwrap().iter().find(|m| m["name"] == "pointwise-matmul").unwrap_or_else(|| panic!("no pointwise-matmul move: {l0}"));
+    let n1 = s.edit(req(0, Layer::L0, None, EditBody::Text(pointwise["text"].as_str().unwrap().into()), "pointwise-matmul")).await.unwrap().expect("the rewrite applies");
+    (s, n1)
+}
 
 /// conv_avgpool_linear_head's 1 x 1 convolution as a matmul over NCHW's
 /// 14 x 14 = 196 pixels: no strip of 16 lanes or more divides 196, so the
@@ -22,13 +35,8 @@ use std::time::Duration;
 async fn a_matmul_over_196_pixels_gets_a_micro_kernel_on_192_and_one_narrow_vector() {
     let ev = timed_evaluator().await;
     let set = common::tasks();
-    let task = set.get("conv_avgpool_linear_head").unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let mut s = SessionRunner::create(&dir.path().join("ragged.jsonl"), task, &ev).await.unwrap();
-    let root = s.tree.get(0).unwrap().record.texts.clone();
-    let l0 = ev.engine.run(kwb::engine::Job::new("l0_moves", json!({"l0": root.l0}), Duration::from_secs(120))).await.unwrap().result;
-    let pointwise = l0["moves"].as_array().unwrap().iter().find(|m| m["name"] == "pointwise-matmul").unwrap_or_else(|| panic!("no pointwise-matmul move: {l0}"));
-    let n1 = s.edit(req(0, Layer::L0, None, EditBody::Text(pointwise["text"].as_str().unwrap().into()), "pointwise-matmul")).await.unwrap().expect("the rewrite applies");
+    let (mut s, n1) = pointwise_line(&ev, &set, &dir.path().join("ragged.jsonl")).await;
     let texts = s.tree.get(n1).unwrap().record.texts.clone();
     let kernel = texts.l1.keys().find(|k| *k == "matmul").unwrap_or_else(|| panic!("no matmul kernel in {:?}", texts.l1.keys())).clone();
     let out = l1_moves_of(&ev, &texts.l1_module, &kernel).await;
@@ -65,13 +73,8 @@ async fn a_matmul_over_196_pixels_gets_a_micro_kernel_on_192_and_one_narrow_vect
 async fn a_bias_and_relu_over_rows_of_14_is_fused_over_its_pixels_and_cut_at_the_last_vector() {
     let ev = timed_evaluator().await;
     let set = common::tasks();
-    let task = set.get("conv_avgpool_linear_head").unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let mut s = SessionRunner::create(&dir.path().join("trailing.jsonl"), task, &ev).await.unwrap();
-    let root = s.tree.get(0).unwrap().record.texts.clone();
-    let l0 = ev.engine.run(kwb::engine::Job::new("l0_moves", json!({"l0": root.l0}), Duration::from_secs(120))).await.unwrap().result;
-    let pointwise = l0["moves"].as_array().unwrap().iter().find(|m| m["name"] == "pointwise-matmul").unwrap_or_else(|| panic!("no pointwise-matmul move: {l0}"));
-    let n1 = s.edit(req(0, Layer::L0, None, EditBody::Text(pointwise["text"].as_str().unwrap().into()), "pointwise-matmul")).await.unwrap().expect("the rewrite applies");
+    let (mut s, n1) = pointwise_line(&ev, &set, &dir.path().join("trailing.jsonl")).await;
     let texts = s.tree.get(n1).unwrap().record.texts.clone();
     let ragged = l1_moves_of(&ev, &texts.l1_module, "matmul").await["moves"][0].clone();
     let n2 = s.edit(req(n1, Layer::L1, Some("matmul"), EditBody::Trace(trace_of(&ragged)), "ragged")).await.unwrap().expect("the matmul's move applies");
