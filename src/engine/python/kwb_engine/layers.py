@@ -242,7 +242,7 @@ def _gathered_bytes(mod):
 
 
 def size(args):
-    """Job `size`: FLOPs (TVM's estimate over the lowered kernels), compulsory
+    """Job `size`: FLOPs (each distinct value once, over the lowered kernels), compulsory
     bytes moved (arguments in, outputs out) and parameter count."""
     import numpy as np
 
@@ -253,12 +253,12 @@ def size(args):
     # it: TVM's lowering convolves the zero-dilated input, and counting those
     # zero products would put a candidate that skips them above its roofline.
     work = lower(l0_rewrites.subpixel_deconv(mod), target) if "conv2d_transpose" in args["source"] else l1
-    flops = 0.0
-    from tvm import s_tir
+    from . import flop_count
 
+    flops = 0.0
     for f in kernels_of(work).values():
         try:
-            flops += float(s_tir.analysis.estimate_tir_flops(tvm.IRModule({"main": f})))
+            flops += flop_count.kernel_flops(f)
         except Exception:
             pass
     spec = args["args_spec"]
