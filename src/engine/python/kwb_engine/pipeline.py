@@ -7,9 +7,7 @@ The job modules (build, layers, tune, memory, profile, moves, importer) use
 this one; it uses none of them.
 """
 
-import collections
 import contextlib
-import hashlib
 import re
 
 import tvm
@@ -57,32 +55,7 @@ def _stack_without_source():
             m.inspect = inspect
 
 
-# Modules parsed and checked in this worker, by their text's digest. One
-# step of a search parses the same text again and again: `derive` makes a
-# node's L1 text and parses it to check it, then the node's build, its
-# profile, its moves and its children's `derive` each parse it anew (1.1 s
-# each for pointnet_cls's 35 kernels). Each caller gets its own clone, so
-# what one job adds to its module reaches no other.
-_PARSED = collections.OrderedDict()
-_PARSED_KEPT = 8
-
-
 def parse_module(text):
-    """TVMScript text -> IRModule, or JobError(syntax_api) with line and
-    column; a text parsed before in this worker comes from `_PARSED`."""
-    key = hashlib.sha256(text.encode()).digest()
-    mod = _PARSED.get(key)
-    if mod is None:
-        mod = _parse_and_check(text)
-        _PARSED[key] = mod
-        if len(_PARSED) > _PARSED_KEPT:
-            _PARSED.popitem(last=False)
-    else:
-        _PARSED.move_to_end(key)
-    return mod.clone()
-
-
-def _parse_and_check(text):
     """TVMScript text -> IRModule, or JobError(syntax_api) with line and column.
 
     Parses with the well-formedness check off, then runs it on its own: the
