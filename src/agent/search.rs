@@ -47,9 +47,12 @@ fn round_len_at(layer: Layer, profile: &Value, scheduled: &[String]) -> u32 {
     if layer != Layer::L1 {
         return round_len(layer);
     }
+    // The round's own kernel is the one the profile routes the layer to,
+    // as the agents pick it (`hardware::kernel_for`).
+    let own = hardware::kernel_for(Some(profile), layer, scheduled);
     let rows = profile["kernels"].as_array().map(Vec::as_slice).unwrap_or_default();
-    let open: Vec<&Value> = rows.iter().filter(|r| r["name"].as_str().is_some_and(|n| !scheduled.iter().any(|s| s == n))).collect();
-    let others: f64 = open.iter().skip(1).filter_map(|r| r["share"].as_f64()).sum();
+    let open = rows.iter().filter(|r| r["name"].as_str().is_some_and(|n| own.as_deref() != Some(n) && !scheduled.iter().any(|s| s == n)));
+    let others: f64 = open.filter_map(|r| r["share"].as_f64()).sum();
     if others >= SHARED_TIME { SHARED_ROUND } else { round_len(layer) }
 }
 

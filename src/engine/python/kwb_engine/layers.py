@@ -15,7 +15,7 @@ from tvm import relax
 
 from . import errors, ir_policy, l0_rewrites, l2_policy, llvm_ir, text_policy
 from .errors import JobError
-from .pipeline import build_pipeline, check_signature, first_line, kernels_of, lower, make_target, parse_module, script
+from .pipeline import build_pipeline, check_signature, first_line, from_source, kernels_of, lower, make_target, parse_module, script
 
 
 def l1_views(mod):
@@ -162,7 +162,7 @@ def _replace_kernel(mod, kernel, text):
     in place of `kernel`, which must keep its parameters."""
     text_policy.check_tvmscript(text, "the kernel")
     try:
-        func = tvm.script.from_source(text, check_well_formed=False)
+        func = from_source(text)
     except SyntaxError as e:
         raise JobError(errors.SYNTAX_API, f"syntax error: {e.msg}", "parse", e.lineno, e.offset)
     except tvm.error.DiagnosticError as e:

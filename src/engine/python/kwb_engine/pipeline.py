@@ -55,6 +55,14 @@ def _stack_without_source():
             m.inspect = inspect
 
 
+def from_source(text):
+    """TVMScript text -> IRModule or PrimFunc, as `tvm.script.from_source`
+    with its well-formedness check off, without the source lines that its
+    decorators would read for nothing. Every parse of job text goes here."""
+    with _stack_without_source():
+        return tvm.script.from_source(text, check_well_formed=False)
+
+
 def parse_module(text):
     """TVMScript text -> IRModule, or JobError(syntax_api) with line and column.
 
@@ -68,8 +76,7 @@ def parse_module(text):
 
     text_policy.check_tvmscript(text)
     try:
-        with _stack_without_source():
-            mod = tvm.script.from_source(text, check_well_formed=False)
+        mod = from_source(text)
     except SyntaxError as e:
         raise JobError(errors.SYNTAX_API, f"syntax error: {e.msg}", "parse", e.lineno, e.offset)
     except tvm.error.DiagnosticError as e:
