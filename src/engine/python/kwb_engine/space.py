@@ -19,7 +19,7 @@ import time
 import tvm
 from tvm import s_tir
 
-from . import pipeline, text_policy
+from . import module_text, pipeline, text_policy
 
 
 @contextlib.contextmanager
@@ -73,8 +73,8 @@ def l1_space_moves(args):
     -> {moves: [{name, rationale, trace}], trained_on, sampled, spaces}."""
     t0 = time.perf_counter()
     target = pipeline.make_target(args["target"])
-    mod = pipeline.parse_module(args["l1_module"])
     kernel = args["kernel"]
+    mod = module_text.parse_kernel(args["l1_module"], kernel)
     func = pipeline.kernels_of(mod).get(kernel)
     if func is None:
         return {"moves": [], "reason": f"no kernel `{kernel}`", "tvm_s": 0.0}
