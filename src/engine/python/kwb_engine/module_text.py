@@ -57,7 +57,7 @@ def functions(text):
     return out
 
 
-def _parse_function(text, kernel):
+def _parse_function(text):
     text_policy.check_tvmscript(text, "the kernel")
     func = from_source(text)
     if not isinstance(func, tvm.tirx.PrimFunc):
@@ -73,7 +73,7 @@ def parse_kernel(module_text, kernel):
     if funcs is None or kernel not in funcs:
         return parse_module(module_text)
     try:
-        func = _parse_function(funcs[kernel], kernel)
+        func = _parse_function(funcs[kernel])
     except Exception:
         func = None
     if func is None:
@@ -95,7 +95,7 @@ def splice(parent_text, parent_mod, new_text, kernel):
     if any(old[n] != new[n] for n in new if n != kernel):
         return None
     try:
-        func = _parse_function(new[kernel], kernel)
+        func = _parse_function(new[kernel])
     except Exception:
         return None
     if func is None:
