@@ -151,3 +151,36 @@ fn bench_writes_its_files_and_compares_runs() {
         "a run compared with itself: {t}"
     );
 }
+
+/// A search readies the baseline before its clock starts
+/// (`Evaluator::prepare`): an evaluation after it builds and times no
+/// baseline, where one on a cold cache does both.
+#[tokio::test]
+async fn prepare_does_the_baselines_one_off_work_before_any_evaluation() {
+    let ev = common::evaluator(kwb::eval::EvalOptions { noise_runs: 1, ..common::quick_opts() }).await;
+    let set = common::tasks();
+    // A task no other test evaluates, so clearing its cached baseline races nothing.
+    let task = set.get("broadcast_mul").unwrap();
+    let source = task.reference_text().unwrap();
+    let clear = || {
+        for e in std::fs::read_dir(common::paths().baseline_cache()).into_iter().flatten().flatten() {
+            if e.file_name().to_string_lossy().starts_with("broadcast_mul-") {
+                std::fs::remove_file(e.path()).unwrap();
+            }
+        }
+    };
+    let stages = |r: &kwb::eval::EvalResult| r.stages.iter().map(|s| s.stage.clone()).collect::<Vec<_>>();
+
+    clear();
+    let cold = ev.evaluate(task, &source).await;
+    assert!(cold.correct, "{:?}", cold.failure);
+    for stage in ["baseline_build", "noise_floor"] {
+        assert!(stages(&cold).iter().any(|s| s == stage), "a cold evaluation does `{stage}`: {:?}", stages(&cold));
+    }
+
+    clear();
+    ev.prepare(task).await.expect("the baseline is readied");
+    let warm = ev.evaluate(task, &source).await;
+    assert!(warm.correct, "{:?}", warm.failure);
+    assert_eq!(stages(&warm), ["build", "check", "time"], "after prepare an evaluation does only the candidate's own stages");
+}

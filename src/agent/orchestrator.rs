@@ -121,6 +121,7 @@ pub async fn run(
     let machine = crate::roofline::Machine::cached_for(paths, &ev.opts.device);
     let mut search = Search::new(runner, agents, machine, spec.clone(), supervisor, steering);
     search.note(format!("run: {} strategy, {} agents, budget {}", strategy_name(spec.strategy), backend_name(&spec.backend), describe(&spec.budget)))?;
+    search.prepare().await?;
     let stopped_by = search.drive().await?;
     search.note(format!("run ended: {stopped_by}"))?;
     Ok(search.summary(stopped_by))

@@ -111,6 +111,18 @@ impl<'a> Search<'a> {
         }
     }
 
+    /// Readies the baseline (`Evaluator::prepare`), then starts the clock:
+    /// the wall budget is the agents' time. A failure is the root
+    /// evaluation's to report, as it would be without this.
+    pub async fn prepare(&mut self) -> Result<()> {
+        let t0 = Instant::now();
+        if self.runner.ev.prepare(self.runner.task).await.is_ok() && t0.elapsed() >= Duration::from_secs(1) {
+            self.note(format!("baseline ready in {:.0} s, before the budget's clock", t0.elapsed().as_secs_f64()))?;
+        }
+        self.started = Instant::now();
+        Ok(())
+    }
+
     fn out_of_budget(&self) -> Option<String> {
         let left = self.budget_left();
         if left.wall.is_zero() {

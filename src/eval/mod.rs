@@ -203,6 +203,20 @@ impl Evaluator {
         ))
     }
 
+    /// The evaluation's one-off work for a task: the reference outputs, the
+    /// baseline's build (and a tuned baseline's measured choice against the
+    /// default build) and its noise floor. Each is cached, so an evaluation
+    /// after this one does none of it. A search calls this before its clock
+    /// starts: on a model graph it is 20 s of a 3-minute budget, none of it
+    /// the agents' work.
+    pub async fn prepare(&self, task: &Task) -> Result<(), Failure> {
+        let mut clock = Clock::default();
+        self.reference_outputs_timed(task, &mut clock).await?;
+        let (baseline, _) = self.baseline_artifact_timed(task, &mut clock).await?;
+        self.noise_floor(task, &baseline, &mut clock).await?;
+        Ok(())
+    }
+
     /// Evaluates a standalone module text (L0, or a lowered module).
     pub async fn evaluate(&self, task: &Task, source: &str) -> EvalResult {
         self.evaluate_source(task, &BuildSource::module(source)).await
