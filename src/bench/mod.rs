@@ -20,6 +20,9 @@ pub struct Aggregate {
     pub fast_2_0: f64,
     /// Over correct, validly timed tasks; slowdowns kept. None when there are none.
     pub geomean_speedup: Option<f64>,
+    /// How many tasks that is: a reader of the summary line sees when a
+    /// geometric mean stands for fewer tasks than the run had.
+    pub geomean_over: usize,
     pub failure_classes: BTreeMap<String, usize>,
     /// Seconds the device spent checking and timing, per candidate and per correct one.
     pub device_s_per_candidate: f64,
@@ -84,6 +87,7 @@ pub fn aggregate(results: &[EvalResult]) -> Aggregate {
         fast_1_0: fast_p(results, 1.0),
         fast_2_0: fast_p(results, 2.0),
         geomean_speedup: geomean,
+        geomean_over: timed.len(),
         failure_classes: classes,
         median_roofline_share: {
             let mut v: Vec<f64> = results.iter().filter_map(|r| r.roofline_share).collect();
@@ -138,12 +142,13 @@ pub fn table(results: &[EvalResult], agent: &str, baseline: &str, groups: &BTree
     }
     let a = aggregate(results);
     s += &format!(
-        "\nCompile@1 {:.1}%   Correct@1 {:.1}%   fast_1.0 {:.1}%   fast_2.0 {:.1}%   geomean speedup {}   ({} tasks)\n",
+        "\nCompile@1 {:.1}%   Correct@1 {:.1}%   fast_1.0 {:.1}%   fast_2.0 {:.1}%   geomean speedup {}{}   ({} tasks)\n",
         a.compile_at_1 * 100.0,
         a.correct_at_1 * 100.0,
         a.fast_1_0 * 100.0,
         a.fast_2_0 * 100.0,
         a.geomean_speedup.map(|g| format!("{g:.3}x")).unwrap_or_else(|| "-".into()),
+        if a.geomean_speedup.is_some() && a.geomean_over < a.tasks { format!(" over the {} validly timed", a.geomean_over) } else { String::new() },
         a.tasks
     );
     if a.eager_timed > 0 {
@@ -229,6 +234,17 @@ mod tests {
         let g = aggregate(&rs).geomean_speedup.unwrap();
         assert!((g - 1.0).abs() < 1e-12, "{g}");
         assert!(aggregate(&[result(false, false, None)]).geomean_speedup.is_none());
+    }
+
+    #[test]
+    fn the_summary_says_when_the_geomean_leaves_out_tasks_timed_without_confidence() {
+        let rs = vec![result(true, true, Some(3.0)), result(true, false, Some(1.4)), result(true, false, Some(1.3))];
+        let a = aggregate(&rs);
+        assert!((a.geomean_speedup.unwrap() - 3.0).abs() < 1e-12 && (a.geomean_over, a.tasks) == (1, 3), "{a:?}");
+        let text = table(&rs, "a", "b", &BTreeMap::new());
+        assert!(text.contains("geomean speedup 3.000x over the 1 validly timed   (3 tasks)"), "{text}");
+        let all_valid = table(&rs[..1], "a", "b", &BTreeMap::new());
+        assert!(all_valid.contains("geomean speedup 3.000x   (1 tasks)"), "{all_valid}");
     }
 
     #[test]
