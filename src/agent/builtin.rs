@@ -6,9 +6,12 @@
 //! closest to the fastest one go first (a small local search). When a hot
 //! kernel's rule moves are used up, it searches MetaSchedule's design space
 //! for that kernel in rounds ranked by a cost model trained on the
-//! kernel's measured variants (see the engine's `space.py`).
+//! kernel's measured variants (see the engine's `space.py`). Before any of
+//! that, it carries a schedule that won on another branch to a kernel here
+//! with the same text (`reuse`).
 
 use super::hardware::{PathFacts, kernel_for};
+use super::reuse;
 use super::{Agent, AgentContext, BoxFuture, EditProposal, Proposal, Tools, Turn, Usage};
 use crate::engine::{Engine, Job};
 use crate::ir::Layer;
@@ -37,6 +40,8 @@ pub struct BuiltinAgent {
     names: HashMap<Vec<String>, String>,
     /// Rounds of design-space sampling spent per (node, kernel).
     space_rounds: HashMap<(u32, String), u32>,
+    /// Schedules carried from other branches, per (node, kernel) offered.
+    reused: HashSet<(u32, String)>,
 }
 
 /// Rounds of MetaSchedule design-space sampling the L1 agent spends on one
@@ -49,7 +54,7 @@ const SPACE_MIN_SHARE: f64 = 0.10;
 
 impl BuiltinAgent {
     pub fn new(layer: Layer, engine: Engine, target: Value) -> Self {
-        Self { layer, engine, target, queues: HashMap::new(), names: HashMap::new(), space_rounds: HashMap::new() }
+        Self { layer, engine, target, queues: HashMap::new(), names: HashMap::new(), space_rounds: HashMap::new(), reused: HashSet::new() }
     }
 
     async fn fetch(&mut self, ctx: &AgentContext<'_>, kernel: &str) -> Result<VecDeque<Move>, String> {
@@ -153,6 +158,17 @@ impl Agent for BuiltinAgent {
 
     fn propose<'a>(&'a mut self, ctx: &'a AgentContext<'a>, _tools: &'a dyn Tools) -> BoxFuture<'a, Result<Turn>> {
         Box::pin(async move {
+            if self.layer == Layer::L1
+                && let Some(r) = reuse::next(ctx.tree, ctx.node, &self.reused)
+            {
+                self.reused.insert((ctx.node, r.kernel.clone()));
+                let rationale = format!(
+                    "reuse-{}: `{}` as node {} schedules it; its text here is the text that schedule started from, and there it made the graph {:.2}x faster",
+                    r.move_name, r.kernel, r.from, r.gain
+                );
+                let proposal = EditProposal { layer: Layer::L1, kernel: Some(r.kernel), body: EditBody::Text(r.text), rationale };
+                return Ok(Turn { proposal: Proposal::Edit(proposal), usage: Usage::default(), transcript: vec![] });
+            }
             let mut transcript = vec![];
             for kernel in self.kernels(ctx) {
                 let key = (ctx.node, kernel.clone());

@@ -13,6 +13,7 @@ pub mod builtin;
 pub mod hardware;
 pub mod llm_agent;
 pub mod orchestrator;
+mod reuse;
 mod rewrite_lines;
 mod roster;
 mod search;
