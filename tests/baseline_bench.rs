@@ -184,3 +184,33 @@ async fn prepare_does_the_baselines_one_off_work_before_any_evaluation() {
     assert!(warm.correct, "{:?}", warm.failure);
     assert_eq!(stages(&warm), ["build", "check", "time"], "after prepare an evaluation does only the candidate's own stages");
 }
+
+/// A cancel while the baseline is readied ends the run there: no
+/// evaluation starts after it (the root's included), and the run says it
+/// was cancelled. A cold baseline can take a minute; before, a cancel was
+/// seen only once it was ready and the root evaluated.
+#[tokio::test]
+async fn a_run_cancelled_while_its_baseline_is_readied_stops_before_any_evaluation() {
+    use kwb::agent::orchestrator::{self, Backend, RunSpec, Steering, Strategy};
+    let ev = std::sync::Arc::new(common::evaluator(common::quick_opts()).await);
+    let dir = tempfile::tempdir().unwrap();
+    let spec = RunSpec {
+        task: "gelu_tanh".into(),
+        strategy: Strategy::Layered,
+        backend: Backend::Builtin,
+        budget: kwb::agent::Budget::default(),
+        session: dir.path().join("c.jsonl"),
+        start_node: None,
+    };
+    let mut handle = orchestrator::start(ev, std::sync::Arc::new(common::tasks()), common::paths(), spec, std::sync::Arc::new(kwb::agent::supervisor::AutoAccept));
+    handle.steering.send(Steering { cancelled: true, ..Default::default() }).unwrap();
+    let mut kinds = vec![];
+    while let Some(e) = handle.events.recv().await {
+        kinds.push(serde_json::to_value(&e).unwrap());
+    }
+    let summary = handle.done.await.unwrap().expect("the run ends cleanly");
+    assert_eq!(summary.stopped_by, "cancelled", "{summary:?}");
+    assert!(!kinds.iter().any(|e| e["type"] == "eval_started"), "nothing is evaluated after a cancel: {kinds:?}");
+    assert!(!kinds.iter().any(|e| e["text"].as_str().is_some_and(|t| t.contains("baseline ready"))), "{kinds:?}");
+    assert!(kinds.iter().any(|e| e["text"].as_str().is_some_and(|t| t.starts_with("run ended: cancelled"))), "{kinds:?}");
+}

@@ -113,10 +113,25 @@ impl<'a> Search<'a> {
 
     /// Readies the baseline (`Evaluator::prepare`), then starts the clock:
     /// the wall budget is the agents' time. A failure is the root
-    /// evaluation's to report, as it would be without this.
+    /// evaluation's to report, as it would be without this. A cancel ends
+    /// it at once (a cold baseline can take a minute; the engine job is
+    /// dropped and its worker killed, and caches are written by rename, so
+    /// nothing half-written is kept); `drive` then stops before any work.
     pub async fn prepare(&mut self) -> Result<()> {
         let t0 = Instant::now();
-        if self.runner.ev.prepare(self.runner.task).await.is_ok() && t0.elapsed() >= Duration::from_secs(1) {
+        let mut steering = self.steering.clone();
+        let cancelled = async move {
+            while !steering.borrow_and_update().cancelled {
+                if steering.changed().await.is_err() {
+                    std::future::pending::<()>().await;
+                }
+            }
+        };
+        let ready = tokio::select! {
+            r = self.runner.ev.prepare(self.runner.task) => r.is_ok(),
+            () = cancelled => return Ok(()),
+        };
+        if ready && t0.elapsed() >= Duration::from_secs(1) {
             self.note(format!("baseline ready in {:.0} s, before the budget's clock", t0.elapsed().as_secs_f64()))?;
         }
         self.started = Instant::now();
@@ -155,6 +170,9 @@ impl<'a> Search<'a> {
     }
 
     pub async fn drive(&mut self) -> Result<String> {
+        if let Some(r) = self.steer().await {
+            return Ok(r);
+        }
         // The starting point's own evaluation, so every edit has a measured parent.
         if self.runner.tree.get(0).is_some_and(|n| n.status == NodeStatus::New) {
             self.runner.evaluate(0, Instant::now()).await?;
