@@ -29,10 +29,46 @@ pub struct Reuse {
     pub move_name: String,
 }
 
-/// The winning L1 edits of the tree, by the text of the kernel they started
-/// from: the one with the largest gain over its parent for each text.
-fn winners(tree: &CandidateTree) -> HashMap<&str, (&Node, f64)> {
-    let mut out: HashMap<&str, (&Node, f64)> = HashMap::new();
+/// A kernel's text with its parameters named by position: the graph's
+/// lowering names them after its variables (`lv3_2` on one branch,
+/// `lv3_1_1` on another), and a PrimFunc's parameters are positional, so
+/// two kernels that differ only there are the same kernel.
+fn key(text: &str) -> String {
+    let params = params(text);
+    let mut out = String::with_capacity(text.len());
+    let mut word = String::new();
+    let flush = |word: &mut String, out: &mut String| {
+        match params.iter().position(|p| p == word) {
+            Some(i) => out.push_str(&format!("__param{i}__")),
+            None => out.push_str(word),
+        }
+        word.clear();
+    };
+    for c in text.chars() {
+        if c.is_alphanumeric() || c == '_' {
+            word.push(c);
+        } else {
+            flush(&mut word, &mut out);
+            out.push(c);
+        }
+    }
+    flush(&mut word, &mut out);
+    out
+}
+
+/// A kernel's buffer parameters, by name, in order (from its `def` line).
+fn params(text: &str) -> Vec<&str> {
+    let Some(def) = text.lines().find(|l| l.trim_start().starts_with("def ")) else { return vec![] };
+    let pieces: Vec<&str> = def.split(": T.Buffer(").collect();
+    // Every piece but the last ends with a parameter's name.
+    let ident = |c: char| c.is_alphanumeric() || c == '_';
+    pieces[..pieces.len().saturating_sub(1)].iter().filter_map(|p| p.rsplit(|c: char| !ident(c)).next()).filter(|n| !n.is_empty()).collect()
+}
+
+/// The winning L1 edits of the tree, by the key of the kernel they started
+/// from: the one with the largest gain over its parent for each.
+fn winners(tree: &CandidateTree) -> HashMap<String, (&Node, f64)> {
+    let mut out: HashMap<String, (&Node, f64)> = HashMap::new();
     for child in &tree.nodes {
         let (Layer::L1, Some(kernel)) = (child.record.layer, child.record.kernel.as_deref()) else { continue };
         let Some(parent) = child.record.parent.and_then(|p| tree.get(p)) else { continue };
@@ -42,7 +78,7 @@ fn winners(tree: &CandidateTree) -> HashMap<&str, (&Node, f64)> {
         if gain < MIN_GAIN || from_text == to_text {
             continue;
         }
-        let e = out.entry(from_text.as_str()).or_insert((child, gain));
+        let e = out.entry(key(from_text)).or_insert((child, gain));
         if gain > e.1 {
             *e = (child, gain);
         }
@@ -57,21 +93,21 @@ fn winners(tree: &CandidateTree) -> HashMap<&str, (&Node, f64)> {
 pub fn next(tree: &CandidateTree, node: u32, offered: &HashSet<(u32, String)>) -> Option<Reuse> {
     let here = tree.get(node)?;
     let won = winners(tree);
-    let child_texts: HashSet<(&str, &str)> = here
+    let child_texts: HashSet<(&str, String)> = here
         .children
         .iter()
         .filter_map(|c| tree.get(*c))
         .filter_map(|c| {
             let k = c.record.kernel.as_deref()?;
-            Some((k, c.record.texts.l1.get(k)?.as_str()))
+            Some((k, key(c.record.texts.l1.get(k)?)))
         })
         .collect();
     let path: HashSet<u32> = tree.path_to(node).into_iter().collect();
     let mut found: Vec<Reuse> = vec![];
     for (kernel, text) in &here.record.texts.l1 {
-        let Some((winner, gain)) = won.get(text.as_str()) else { continue };
+        let Some((winner, gain)) = won.get(&key(text)) else { continue };
         let Some(new_text) = winner.record.texts.l1.get(winner.record.kernel.as_deref().unwrap_or_default()) else { continue };
-        if path.contains(&winner.id()) || offered.contains(&(node, kernel.clone())) || child_texts.contains(&(kernel.as_str(), new_text.as_str())) {
+        if path.contains(&winner.id()) || offered.contains(&(node, kernel.clone())) || child_texts.contains(&(kernel.as_str(), key(new_text))) {
             continue;
         }
         let name = winner.record.rationale.split(':').next().unwrap_or_default();
@@ -118,6 +154,20 @@ mod tests {
         assert_eq!(next(&t, 1, &none), None, "node 1 already has that child");
         let offered: HashSet<(u32, String)> = [(4, "conv_1".to_string())].into_iter().collect();
         assert_eq!(next(&t, 4, &offered), None);
+    }
+
+    #[test]
+    fn kernels_that_differ_only_in_their_parameters_names_match() {
+        let k = |a: &str, b: &str| format!("@T.prim_func(private=True)\ndef main({a}: T.Buffer((T.int64(8),), \"float32\"), {b}: T.Buffer((T.int64(8),), \"float32\")):\n    for i in range(8):\n        with T.sblock(\"compute\"):\n            {b}[i] = {a}[i] + lv3\n");
+        assert_eq!(params(&k("lv3_2", "out")), ["lv3_2", "out"]);
+        assert_eq!(key(&k("lv3_2", "out")), key(&k("lv3_1_1", "compute_1")), "renamed parameters");
+        // A name that is a parameter in one and something else in the other is not matched away.
+        assert_ne!(key(&k("lv3_2", "out")), key(&k("lv3", "out")));
+        let mut t = two_branches();
+        t.nodes[2].record.texts.l1.insert("conv_1".into(), k("lv3_1_1", "o"));
+        t.nodes[4].record.texts.l1.insert("conv_1".into(), k("lv3_1_1", "o"));
+        t.nodes[1].record.texts.l1.insert("conv".into(), k("lv3_2", "out"));
+        assert_eq!(next(&t, 4, &HashSet::new()).map(|r| (r.kernel, r.text)), Some(("conv_1".to_string(), "conv tiled".to_string())));
     }
 
     #[test]
