@@ -4,6 +4,7 @@ L1 module, then the VM's instrument hook times every kernel call in place
 kernel's FLOPs, bytes touched and loop annotations, and the graph's shape
 (kernel launches and allocations per run)."""
 
+import os
 import statistics
 import time
 
@@ -118,4 +119,6 @@ def profile(args):
         "allocations": allocs,
         "build_s": build_s,
         "tvm_s": time.perf_counter() - t0,
+        # The process the candidate ran in: it is killed after this job.
+        "pid": os.getpid(),
     }
