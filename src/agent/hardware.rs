@@ -53,10 +53,7 @@ pub async fn measure(engine: &crate::engine::Engine, target: &Value, task: &Task
     let spec = task.reference_meta().map_err(|e| Failure::new(crate::failure::FailureClass::Task, format!("{e:#}")))?;
     let args = json!({"l1_module": texts.l1_module, "l2_overrides": texts.l2_overrides, "target": target, "args_spec": spec.args});
     // Exclusive: the profile times kernels, so nothing else may run meanwhile.
-    // Disposable: it runs the candidate's code in a build worker, which
-    // would otherwise be parked and build the next candidate (or the
-    // baseline) in a process that code has had the run of.
-    let out = engine.run(Job::new("profile", args, Duration::from_secs(300)).exclusive().disposable()).await?;
+    let out = engine.run(Job::new("profile", args, Duration::from_secs(300)).exclusive()).await?;
     Ok(out.result)
 }
 

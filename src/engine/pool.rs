@@ -52,22 +52,14 @@ pub struct Job {
     pub role: Option<Role>,
     /// Run in a worker started for this job alone, killed after it.
     pub fresh: bool,
-    /// Killed after the job (and replaced in the background): for a job
-    /// that runs a candidate's code in a worker of a role that is reused,
-    /// so nothing the candidate left in that process outlives the job.
-    pub dispose: bool,
 }
 
 impl Job {
     pub fn new(op: &'static str, args: Value, timeout: Duration) -> Self {
-        Self { op, args, timeout, exclusive: false, cancel: None, role: None, fresh: false, dispose: false }
+        Self { op, args, timeout, exclusive: false, cancel: None, role: None, fresh: false }
     }
     pub fn fresh_if(mut self, fresh: bool) -> Self {
         self.fresh = fresh;
-        self
-    }
-    pub fn disposable(mut self) -> Self {
-        self.dispose = true;
         self
     }
     pub fn in_role(mut self, role: Role) -> Self {
@@ -256,9 +248,6 @@ impl Engine {
             End::Reply(Ok(msg)) => {
                 if job.fresh {
                     worker.kill().await;
-                } else if job.dispose {
-                    worker.kill().await;
-                    self.killed(role);
                 } else {
                     self.park(worker);
                 }

@@ -119,6 +119,6 @@ def profile(args):
         "allocations": allocs,
         "build_s": build_s,
         "tvm_s": time.perf_counter() - t0,
-        # The process the candidate ran in: it is killed after this job.
+        # The process the candidate ran in (a build worker's child for this job).
         "pid": os.getpid(),
     }
