@@ -63,7 +63,7 @@ fn a_schedule_that_won_on_one_branch_is_carried_to_a_kernel_with_its_text() {
         .unwrap_or_else(|| panic!("no schedule of the root's matmul won clearly (root {root}): {}", text(&out)));
     // From the other branch, the first L1 proposal is that schedule.
     let before = ev.iter().filter(|e| e["type"] == "edit").count();
-    let out = run("1", "1");
+    let out = run("1", "2");
     assert!(out.status.success(), "{}", text(&out));
     let ev = events(&s);
     let new: Vec<&Value> = ev.iter().filter(|e| e["type"] == "edit").skip(before).collect();
@@ -74,6 +74,9 @@ fn a_schedule_that_won_on_one_branch_is_carried_to_a_kernel_with_its_text() {
     assert!(rationale.starts_with("reuse-") && rationale.contains(&format!("node {}", winner.0)), "{rationale}");
     let id = node["id"].as_u64().unwrap();
     assert_eq!(view(session, id as u32, "L1", Some(kernel)), view(session, winner.0 as u32, "L1", Some(kernel)), "the kernel takes the winner's schedule");
+    // The kernel had its round on the other branch: no more of its moves here.
+    let again: Vec<&str> = new.iter().skip(1).filter(|e| e["node"]["parent"] == 1 && e["node"]["kernel"] == kernel).filter_map(|e| e["node"]["rationale"].as_str()).collect();
+    assert!(again.is_empty(), "node 1's matmul was scheduled again after the reuse: {again:?}");
     let fin = ev.iter().rev().find(|e| e["type"] == "eval_finished" && e["node"] == id).expect("the reuse was evaluated");
     assert_eq!(fin["result"]["correct"], true, "{fin}");
     assert!(fin["result"]["speedup_median"].as_f64().unwrap() > 1.5 * root, "the carried schedule is as fast there: {fin}");

@@ -119,8 +119,11 @@ impl BuiltinAgent {
             order.extend(n.record.texts.kernels().into_iter().map(str::to_string));
         }
         let mut seen = vec![];
+        // A kernel given another branch's schedule here has had its round
+        // there: its own moves would measure that schedule's siblings again.
+        let reused = |k: &String| self.reused.contains(&(ctx.node, k.clone()));
         for k in order {
-            if !done.contains(&k) && !seen.contains(&k) {
+            if !done.contains(&k) && !seen.contains(&k) && !reused(&k) {
                 seen.push(k);
             }
         }
