@@ -5,20 +5,8 @@
 
 mod common;
 
+use common::{events, kwb, text};
 use serde_json::Value;
-use std::process::{Command, Output};
-
-fn kwb(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_kwb")).env("KWB_HOME", common::home()).env("KWB_TASKS", common::repo().join("tasks")).env_remove("KWB_LLM_CONFIG").args(args).output().unwrap()
-}
-
-fn text(o: &Output) -> String {
-    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
-}
-
-fn events(path: &std::path::Path) -> Vec<Value> {
-    std::fs::read_to_string(path).unwrap().lines().skip(1).map(|l| serde_json::from_str(l).unwrap()).collect()
-}
 
 fn view(session: &str, node: u32, layer: &str, kernel: Option<&str>) -> String {
     let n = node.to_string();

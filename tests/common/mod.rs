@@ -64,3 +64,19 @@ pub async fn evaluator(opts: EvalOptions) -> Evaluator {
 pub fn quick_opts() -> EvalOptions {
     EvalOptions { check_timeout: Duration::from_secs(10), ..Default::default() }
 }
+
+/// The kwb binary on this test home and the bundled tasks, with no LLM
+/// config from the environment.
+pub fn kwb(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_kwb")).env("KWB_HOME", home()).env("KWB_TASKS", repo().join("tasks")).env_remove("KWB_LLM_CONFIG").args(args).output().unwrap()
+}
+
+/// A command's stdout and stderr, for assertion messages.
+pub fn text(o: &std::process::Output) -> String {
+    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
+}
+
+/// A session log's events (the header line left out).
+pub fn events(path: &std::path::Path) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(path).unwrap().lines().skip(1).map(|l| serde_json::from_str(l).unwrap()).collect()
+}
