@@ -98,7 +98,11 @@ async fn a_softmax_takes_the_fast_exp_the_chained_rows_and_one_reciprocal_per_ro
 /// reciprocal instead: 11.2 -> 5.9 us on an Emerald Rapids core with the
 /// inputs in cache, but only 1.06x in this test's timing, whose rotated
 /// inputs make the loop wait on memory. So the test asserts the edit and
-/// its correctness, and only that it is no slower than its parent.
+/// its correctness, and only that it is not clearly slower than its
+/// parent: the two are timed one after the other, and on a busy CI
+/// machine (two tests at once) the pair measured 0.85 of each other with
+/// nothing changed but the reciprocal. What this guards against, code
+/// that lost its vectors in the splice, is several times slower.
 #[tokio::test]
 async fn a_division_by_a_constant_becomes_a_multiply_and_stays_correct() {
     let ev = timed_evaluator().await;
@@ -125,7 +129,7 @@ async fn a_division_by_a_constant_becomes_a_multiply_and_stays_correct() {
     assert!(r.correct, "{:?}", r.failure);
     let l2_speedup = r.speedup_median.expect("timed");
     eprintln!("speedups: inline-vec16 {l1_speedup:.3}, with the reciprocal {l2_speedup:.3}");
-    assert!(l2_speedup > 0.9 * l1_speedup, "the multiply by 1/6: {l2_speedup:.2}x TVM's build, against {l1_speedup:.2}x for the division");
+    assert!(l2_speedup > 0.7 * l1_speedup, "the multiply by 1/6: {l2_speedup:.2}x TVM's build, against {l1_speedup:.2}x for the division");
 }
 
 /// A global average pool's rows of 14 x 14 = 196 elements: no vector of 8,
