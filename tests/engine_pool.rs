@@ -156,9 +156,9 @@ async fn the_process_a_profile_ran_a_candidate_in_does_not_outlive_it() {
     let (started, killed) = (ev.engine.stats().workers_started, ev.engine.stats().workers_killed);
     let profile = kwb::agent::hardware::measure(&ev.engine, &ev.opts.target, task, &texts).await.expect("the profile runs");
     assert!(profile["kernels"].as_array().is_some_and(|k| !k.is_empty()), "{profile}");
-    let pid = profile["pid"].as_i64().expect("the profile says which process ran it") as i32;
+    let pid = profile["pid"].as_u64().expect("the profile says which process ran it") as u32;
     // Gone, or a zombie (exited, not yet reaped: it runs nothing).
-    let running = || std::fs::read_to_string(format!("/proc/{pid}/stat")).ok().and_then(|s| s.rsplit(')').next().and_then(|r| r.split_whitespace().next()).map(|st| st != "Z" && st != "X")).unwrap_or(false);
+    let running = || alive(pid);
     let deadline = Instant::now() + Duration::from_secs(10);
     while running() && Instant::now() < deadline {
         tokio::time::sleep(Duration::from_millis(100)).await;

@@ -121,10 +121,9 @@ impl<'a> Search<'a> {
         let t0 = Instant::now();
         let mut steering = self.steering.clone();
         let cancelled = async move {
-            while !steering.borrow_and_update().cancelled {
-                if steering.changed().await.is_err() {
-                    std::future::pending::<()>().await;
-                }
+            // A closed channel means no one can cancel: then only `prepare` ends the race.
+            if steering.wait_for(|s| s.cancelled).await.is_err() {
+                std::future::pending::<()>().await;
             }
         };
         let ready = tokio::select! {
