@@ -80,7 +80,8 @@ async fn segfault_is_a_crash_and_the_engine_recovers() {
     let f = r.failure.expect("a segfault fails");
     assert_eq!(f.class, FailureClass::Crash, "{f}");
     assert!(f.message.contains("SIGSEGV"), "{f}");
-    assert!(ev.engine.stats().workers_killed >= 1);
+    // It died in a process of its own (a side), not in the measure worker.
+    assert!(f.message.contains("candidate's process died"), "{f}");
     reference_still_works(&ev).await;
 }
 

@@ -33,7 +33,8 @@ async fn worker_environment_has_no_secrets() {
 
 /// Build and measure workers confine themselves: what candidate code could
 /// try (write outside scratch, start a program, read kwb's environment,
-/// open a TCP connection) is tried for real in each, and refused.
+/// open a TCP connection) is tried for real in each, and refused; so is what
+/// a side of a measurement could try against the process that judges it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn confined_workers_refuse_what_a_candidate_would_try() {
     use kwb::engine::sandbox::{Role, summary};
@@ -48,6 +49,19 @@ async fn confined_workers_refuse_what_a_candidate_would_try() {
             assert!(r[what].as_str().unwrap_or("").starts_with("denied"), "{} worker: {what} was {}", role.as_str(), r[what]);
         }
         assert!(!outside.exists(), "a {} worker wrote outside its scratch", role.as_str());
+        if role == Role::Measure {
+            // A side of a measurement (the process a candidate runs in) is
+            // confined further: it reaches neither the job's process nor
+            // another process of its own, and is stopped, threads and all.
+            let side = &r["side"];
+            for what in ["signal_parent", "fork", "write_file"] {
+                assert!(side[what].as_str().unwrap_or("").starts_with("denied"), "side: {what} was {}", side[what]);
+            }
+            assert_eq!(side["thread"], "allowed", "a side must still start threads: {side}");
+            assert_eq!(side["thread_ran"], true, "{side}");
+            assert_eq!(side["stopped_thread_ran"], false, "a stopped side's thread went on running: {side}");
+            assert_eq!(side["continued_thread_ran"], true, "{side}");
+        }
     }
     let report = engine.sandbox();
     assert_eq!(report["measure"]["seccomp"]["applied"], true, "{report}");

@@ -1,9 +1,10 @@
 """Correctness of a built candidate on the task's seeds.
 
-Every seed gets freshly generated inputs; the candidate receives copies, and
-the originals are compared afterwards so a candidate that writes to its
-inputs is caught. All seeds run on one VM instance, so a result cached from
-an earlier call fails the later seeds.
+Every seed gets freshly generated inputs; the candidate runs in a process of
+its own (sides.py) and the inputs it was given are compared with their
+originals afterwards, so a candidate that writes to its inputs is caught.
+All seeds run on one VM instance, so a result cached from an earlier call
+fails the later seeds.
 """
 
 import time
@@ -11,7 +12,7 @@ import time
 import numpy as np
 import tvm
 
-from . import device, errors, gen
+from . import device, errors, gen, sides
 from .errors import JobError
 
 
@@ -150,22 +151,24 @@ def perturb(host_args, spec, seed=7):
     return out
 
 
-def perturbed_rerun(vm, baseline_vm, spec, atol, rtol, on=None):
+def perturbed_rerun(mods, spec, atol, rtol):
     """Seed 0 again, then at once seed 0 with a few elements changed, compared
     with the baseline on the same inputs: a candidate that returns a result
     kept from an earlier call (or computes only where it expects to be
     checked) fails here."""
     seed0 = gen.cached_args(gen.SEEDS[0], spec)
+    mods.fill(seed0)
     # Several calls, so every buffer the VM's memory pool rotates through
     # (the last result stays referenced until the next call) holds seed 0's
     # answer before the perturbed call.
     s1 = 0.0
     for _ in range(4):
-        _, secs, _ = run_main(vm, seed0, on)
-        s1 += secs
-    changed = perturb(seed0, spec)
-    outs, s2, _ = run_main(vm, changed, on)
-    refs, s3, _ = run_main(baseline_vm, changed, on)
+        s1 += mods.call("candidate", {"op": "run"})[0]["secs"]
+    mods.fill(perturb(seed0, spec))
+    head, outs = mods.call("candidate", {"op": "run"})
+    s2 = head["secs"]
+    head, refs = mods.call("baseline", {"op": "run"})
+    s3 = head["secs"]
     for i, (o, r) in enumerate(zip(outs, refs)):
         ok, ma, _, msg = compare(o, r, atol, rtol)
         if not ok:
@@ -186,51 +189,62 @@ def _check_on(dev_handle, args):
     spec = args["args_spec"]
     atol = float(args["atol"])
     rtol = float(args["rtol"])
-    vm = dev_handle.load_vm(args["artifact"])
     seeds = []
     tvm_s = 0.0
     first_failure = None
-    for seed in args.get("seeds", list(gen.SEEDS)):
-        host_args = gen.cached_args(seed, spec)
-        refs = cached_reference(args["outputs_dir"], seed, atol, rtol)
-        outs, secs, dev_args = run_main(vm, host_args, dev_handle)
-        tvm_s += secs
-        res = {"seed": seed, "ok": True, "max_abs_err": 0.0, "max_rel_err": 0.0, "message": ""}
-        if len(outs) != len(refs):
-            res.update(ok=False, max_abs_err=None, max_rel_err=None,
-                       message=f"{len(outs)} outputs, expected {len(refs)}")
-        else:
-            for i, (o, r) in enumerate(zip(outs, refs)):
-                ok, ma, mr, msg = compare(o, r, atol, rtol)
-                if ma is None or res["max_abs_err"] is None:
-                    res["max_abs_err"] = None
-                    res["max_rel_err"] = None
-                else:
-                    res["max_abs_err"] = max(res["max_abs_err"], ma)
-                    res["max_rel_err"] = max(res["max_rel_err"], mr)
-                if not ok and res["ok"]:
-                    res.update(ok=False, message=f"output {i}: {msg}")
-        for i, (orig, dev) in enumerate(zip(host_args, dev_args)):
-            if not np.array_equal(orig, dev.numpy(), equal_nan=True):
+    seed_list = args.get("seeds", list(gen.SEEDS))
+    # The candidate runs in a process of its own (sides.py); its outputs and
+    # its inputs are judged here.
+    with sides.Modules(dev_handle, gen.cached_args(seed_list[0], spec)) as mods:
+        mods.add("candidate", args["artifact"])
+        for seed in seed_list:
+            host_args = gen.cached_args(seed, spec)
+            mods.fill(host_args)
+            refs = cached_reference(args["outputs_dir"], seed, atol, rtol)
+            head, outs = mods.call("candidate", {"op": "run"})
+            tvm_s += head["secs"]
+            res = _judge(seed, outs, refs, atol, rtol)
+            for i in mods.changed()[:1]:
                 res.update(ok=False, message=f"the candidate wrote to its input {i} ({spec[i]['name']})")
-                break
-        if not res["ok"] and first_failure is None:
-            first_failure = f"seed {seed}: {res['message']}"
-        seeds.append(res)
-        # One seed's tensors at a time: a task near the size bound fits.
-        del host_args, refs, outs, dev_args
-    correct = all(s["ok"] for s in seeds)
-    rerun = None
-    if correct and args.get("baseline_artifact"):
-        rerun = perturbed_rerun(vm, dev_handle.load_vm(args["baseline_artifact"]), spec, atol, rtol, dev_handle)
-        tvm_s += rerun.pop("tvm_s")
-        if not rerun["ok"]:
-            correct = False
-            first_failure = rerun["message"]
+            if not res["ok"] and first_failure is None:
+                first_failure = f"seed {seed}: {res['message']}"
+            seeds.append(res)
+            # One seed's tensors at a time: a task near the size bound fits.
+            del host_args, refs, outs
+        correct = all(s["ok"] for s in seeds)
+        rerun = None
+        if correct and args.get("baseline_artifact"):
+            mods.add("baseline", args["baseline_artifact"])
+            rerun = perturbed_rerun(mods, spec, atol, rtol)
+            tvm_s += rerun.pop("tvm_s")
+            if not rerun["ok"]:
+                correct = False
+                first_failure = rerun["message"]
+        isolation = mods.isolation()
     return {
         "perturbed_rerun": rerun,
         "correct": correct,
         "seeds": seeds,
         "failure": None if correct else {"class": errors.NUMERIC, "message": first_failure},
+        "isolation": isolation,
         "tvm_s": tvm_s,
     }
+
+
+def _judge(seed, outs, refs, atol, rtol):
+    """One seed's result: every output against its reference."""
+    res = {"seed": seed, "ok": True, "max_abs_err": 0.0, "max_rel_err": 0.0, "message": ""}
+    if len(outs) != len(refs):
+        res.update(ok=False, max_abs_err=None, max_rel_err=None, message=f"{len(outs)} outputs, expected {len(refs)}")
+        return res
+    for i, (o, r) in enumerate(zip(outs, refs)):
+        ok, ma, mr, msg = compare(o, r, atol, rtol)
+        if ma is None or res["max_abs_err"] is None:
+            res["max_abs_err"] = None
+            res["max_rel_err"] = None
+        else:
+            res["max_abs_err"] = max(res["max_abs_err"], ma)
+            res["max_rel_err"] = max(res["max_rel_err"], mr)
+        if not ok and res["ok"]:
+            res.update(ok=False, message=f"output {i}: {msg}")
+    return res

@@ -178,3 +178,53 @@ def apply():
         "applied": False, "why": "a build worker links with the C toolchain; Landlock limits what it may run"}
     report["capabilities_dropped"] = _drop_capabilities(libc)
     return report
+
+
+def _seccomp_one_process(libc):
+    """A BPF filter for a side (sides.py): threads may be started, processes
+    not (fork, vfork, clone without CLONE_THREAD fail with EPERM; clone3
+    with ENOSYS, so the C library falls back to clone, whose flags a filter
+    can read), and the process group cannot be left (setsid, setpgid), so
+    everything a side runs is stopped and killed with it."""
+    ld_abs, jeq, jset, ret = 0x20, 0x15, 0x45, 0x06
+    allow, eperm, enosys = 0x7FFF0000, 0x00050000 | 1, 0x00050000 | 38
+    clone_thread = 0x00010000
+    prog = [
+        (ld_abs, 0, 0, 4),            # 0: arch
+        (jeq, 1, 0, 0xC000003E),      # 1: x86_64: go on
+        (ret, 0, 0, allow),           # 2
+        (ld_abs, 0, 0, 0),            # 3: syscall number
+        (jeq, 9, 0, 57),              # 4: fork -> 14
+        (jeq, 8, 0, 58),              # 5: vfork -> 14
+        (jeq, 7, 0, 112),             # 6: setsid -> 14
+        (jeq, 6, 0, 109),             # 7: setpgid -> 14
+        (jeq, 6, 0, 435),             # 8: clone3 -> 15
+        (jeq, 1, 0, 56),              # 9: clone -> 11
+        (ret, 0, 0, allow),           # 10
+        (ld_abs, 0, 0, 16),           # 11: clone's flags (args[0], low half)
+        (jset, 0, 1, clone_thread),   # 12: a thread -> 13, else 14
+        (ret, 0, 0, allow),           # 13
+        (ret, 0, 0, eperm),           # 14
+        (ret, 0, 0, enosys),          # 15
+    ]
+    raw = b"".join(struct.pack("=HBBI", *ins) for ins in prog)
+    filt = ctypes.create_string_buffer(raw, len(raw))
+    fprog = struct.pack("=HxxxxxxQ", len(prog), ctypes.addressof(filt))
+    fbuf = ctypes.create_string_buffer(fprog, len(fprog))
+    r = libc.syscall(_SYS_SECCOMP, ctypes.c_uint(1), ctypes.c_uint(1), fbuf)
+    if r != 0:
+        return {"applied": False, "why": f"seccomp failed: {_err(libc)}"}
+    return {"applied": True, "denies": ["fork", "vfork", "clone without CLONE_THREAD", "clone3", "setsid", "setpgid"]}
+
+
+def side():
+    """What a side of a measurement (sides.py) adds to its worker's
+    confinement, right after its fork and before it loads its module: a
+    Landlock domain nested in the worker's, with no file writes and scoped
+    signals and abstract sockets (so it can signal or trace neither the
+    job's process nor the other side), and a filter that allows threads but
+    no new process. Without the worker's own layers (a trusted run by hand)
+    it adds them all the same."""
+    libc = _libc()
+    libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
+    return {"landlock": _landlock(libc, [], []), "seccomp": _seccomp_one_process(libc)}

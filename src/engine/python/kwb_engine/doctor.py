@@ -51,7 +51,8 @@ def host_cpu():
 def probe(args):
     """Job `probe`: what this worker's sandbox stops, tried for real: a file
     written outside scratch, a program started, kwb's environment read
-    through /proc, a TCP connection to loopback."""
+    through /proc, a TCP connection to loopback; in a measure worker, also
+    what a side of a measurement may do (sides.probe)."""
     import socket
     import subprocess
 
@@ -83,6 +84,10 @@ def probe(args):
         out["connect"] = "allowed"
     except OSError as e:
         out["connect"] = f"denied: {e.strerror or e}"
+    if os.environ.get("KWB_SANDBOX_ROLE") == "measure":
+        from . import sides
+
+        out["side"] = sides.probe()
     out["tvm_s"] = 0.0
     return out
 

@@ -1,11 +1,12 @@
 """Paired, alternating timing of a candidate against a baseline.
 
-Both modules are loaded into one process and measured in one session on the
-same inputs. Each timed call is `kwb_rotate` (see rotation.py): `main` on K
-input sets in turn, so no call sees the inputs of the call before it; the
-time of one `main` is the call's time over K. After timing, the outputs of
-a timed call are compared with the baseline's on the same inputs, and the
-inputs with their originals. After a warm-up, each pair times the
+Each module runs in a process of its own (sides.py), stopped while the
+other is measured; both read the same shared input pages. Each timed call
+is `kwb_rotate` (see rotation.py): `main` on K input sets in turn, so no
+call sees the inputs of the call before it; the time of one `main` is the
+call's time over K. The inputs are compared with their originals after
+every turn of the candidate, and after timing the outputs of a timed call
+with the baseline's on the same inputs. After a warm-up, each pair times the
 baseline and the candidate back to back in a random order (each side: the
 fastest of `repeat` measurements of `number` runs); the speedup is the
 median of the per-pair ratios baseline/candidate, which cancels slow drifts
@@ -19,10 +20,10 @@ import random
 import time
 
 import numpy as np
-import tvm
 
-from . import device, gen, rotation
+from . import device, errors, gen, rotation, sides
 from .check import compare
+from .errors import JobError
 
 
 # The fewest pairs a result rests on, whatever the time budget.
@@ -58,7 +59,29 @@ def paired(args):
 
 def _paired_on(dev_handle, args):
     dev_handle.refuse_timing_if_emulated()
-    dev = dev_handle.dev
+    spec = args["args_spec"]
+    n_sets = rotation.sets_for(spec)
+    # A confirmation job asks for other sets than the search-time ones.
+    first = rotation.TIMING_SEED_BASE + int(args.get("input_offset", 0)) * rotation.MAX_SETS
+    host = [a for j in range(n_sets) for a in gen.cached_args(first + j, spec)]
+    fn = rotation.FUNC
+    # Both sides read the very same input buffers (see sides.py); after every
+    # turn of the candidate they are compared with their originals, so a
+    # candidate that writes to them is caught before the baseline runs on them.
+    with sides.Modules(dev_handle, host) as mods:
+        for side in ("baseline", "candidate"):
+            mods.add(side, args[f"{side}_artifact"])
+            if not mods.call(side, {"op": "has", "func": fn})[0].get("has"):
+                raise JobError(errors.INTERNAL, f"the {side} artifact has no `{fn}`: it was built by an older kwb; remove the baseline cache", "time")
+        result = _measure(mods, fn, n_sets, spec, args)
+        result["spot_check"] = _spot_check(mods, spec, n_sets, args) if not result["inputs_mutated"] else \
+            {"ok": False, "checked": 0, "message": "not compared: the candidate wrote to its inputs"}
+        result["isolation"] = mods.isolation()
+    result["timing_valid"] = result["timing_valid"] and result["spot_check"]["ok"]
+    return result
+
+
+def _measure(mods, fn, n_sets, spec, args):
     pairs = int(args.get("pairs", 15))
     min_ms = float(args.get("min_ms", 10.0))
     repeat = int(args.get("repeat", 3))
@@ -70,46 +93,30 @@ def _paired_on(dev_handle, args):
     # interval says how sure it is) before the job's time limit kills it.
     budget_s = float(args.get("budget_s", 150.0))
     order_rng = random.Random(args.get("order_seed", 0))
+    mutated = []
 
-    vms = {"baseline": dev_handle.load_vm(args["baseline_artifact"]), "candidate": dev_handle.load_vm(args["candidate_artifact"])}
-    spec = args["args_spec"]
-    n_sets = rotation.sets_for(spec)
-    # A confirmation job asks for other sets than the search-time ones.
-    first = rotation.TIMING_SEED_BASE + int(args.get("input_offset", 0)) * rotation.MAX_SETS
-    host = [a for j in range(n_sets) for a in gen.cached_args(first + j, spec)]
-    # Both sides read the very same input buffers: where a buffer lands in
-    # memory can change a kernel's speed by 10% or more (cache-set conflicts),
-    # and that must not be credited to either side. Inputs are compared with
-    # their originals afterwards, so a candidate that writes to them is caught.
-    shared = [tvm.runtime.tensor(a.copy(), dev) for a in host]
-    dev_args = {"baseline": shared, "candidate": shared}
-    fn = rotation.FUNC
-    for side, vm in vms.items():
-        try:
-            vm[fn]
-        except Exception:
-            from .errors import INTERNAL, JobError
-
-            raise JobError(INTERNAL, f"the {side} artifact has no `{fn}`: it was built by an older kwb; remove the baseline cache", "time")
+    def turn(side, req):
+        out = mods.call(side, dict(req, func=fn))[0]
+        if side == "candidate" and not mutated:
+            mutated.extend(sorted({i % len(spec) for i in mods.changed()}))
+        return out
 
     measured_s = 0.0
     # Warm-up, then a first estimate of one run's time to size `number` so
     # that each measurement lasts at least min_ms.
     number = {}
-    for k, vm in vms.items():
+    for k in ("baseline", "candidate"):
         t = time.perf_counter()
-        for _ in range(max(warmup, 1)):
-            vm[fn](*dev_args[k])
-        probe = vm.time_evaluator(fn, dev, number=1, repeat=3)(*dev_args[k])
+        turn(k, {"op": "warm", "n": max(warmup, 1)})
+        probe = turn(k, {"op": "time", "number": 1, "repeat": 3})["results"]
         measured_s += time.perf_counter() - t
-        number[k] = max(1, math.ceil(min_ms / 1e3 / max(min(probe.results), 1e-7)))
-    evaluators = {s: vms[s].time_evaluator(fn, dev, number=number[s], repeat=repeat) for s in vms}
+        number[k] = max(1, math.ceil(min_ms / 1e3 / max(min(probe), 1e-7)))
 
     samples = []
     rounds = 0
     out_of_time = False
     settled_slower = False
-    while rounds < max_rounds and not out_of_time and not settled_slower:
+    while rounds < max_rounds and not out_of_time and not settled_slower and not mutated:
         rounds += 1
         for _ in range(pairs):
             if measured_s > budget_s and len(samples) >= MIN_PAIRS:
@@ -122,7 +129,7 @@ def _paired_on(dev_handle, args):
                 t = time.perf_counter()
                 # The fastest of a few back-to-back repeats: interference from
                 # the rest of the machine only ever adds time.
-                ms[k] = min(evaluators[k](*dev_args[k]).results) * 1e3 / n_sets
+                ms[k] = min(turn(k, {"op": "time", "number": number[k], "repeat": repeat})["results"]) * 1e3 / n_sets
                 measured_s += time.perf_counter() - t
             samples.append({
                 "baseline_ms": ms["baseline"],
@@ -130,27 +137,29 @@ def _paired_on(dev_handle, args):
                 "ratio": ms["baseline"] / ms["candidate"] if ms["candidate"] > 0 else float("inf"),
                 "first": order[0],
             })
+            if mutated:
+                break
             if len(samples) >= MIN_PAIRS and all(x["ratio"] < SETTLED_SLOWER for x in samples):
                 settled_slower = True
                 break
-        ratios = [x["ratio"] for x in samples]
+        ratios = [x["ratio"] for x in samples] or [float("nan")]
         spread = _spread(ratios)
         ci = _median_ci(ratios)
         if ci <= max_ci:
             break
-    mutated = sorted({i % len(spec) for i, (a, d) in enumerate(zip(host, shared)) if not np.array_equal(a, d.numpy(), equal_nan=True)})
-    spot = _spot_check(vms, shared, spec, n_sets, args, dev_handle)
+    if not samples:
+        spread = ci = float("inf")
+    med = lambda key: float(np.median([s[key] for s in samples])) if samples else float("nan")
     return {
         "inputs_mutated": mutated,
         "input_sets": n_sets,
-        "spot_check": spot,
-        "baseline_ms": float(np.median([s["baseline_ms"] for s in samples])),
-        "candidate_ms": float(np.median([s["candidate_ms"] for s in samples])),
-        "speedup_median": float(np.median([s["ratio"] for s in samples])),
+        "baseline_ms": med("baseline_ms"),
+        "candidate_ms": med("candidate_ms"),
+        "speedup_median": med("ratio"),
         "spread": spread,
         "ci": ci,
         "max_ci": max_ci,
-        "timing_valid": (ci <= max_ci or settled_slower) and not mutated and spot["ok"],
+        "timing_valid": (ci <= max_ci or settled_slower) and not mutated,
         "rounds": rounds,
         "out_of_time": out_of_time,
         "settled_slower": settled_slower,
@@ -161,18 +170,20 @@ def _paired_on(dev_handle, args):
     }
 
 
-def _spot_check(vms, shared, spec, sets, args, on):
+def _spot_check(mods, spec, sets, args):
     """One more timed-style call on each side; the candidate's output for
     every input set must match the baseline's on the same inputs."""
     if "atol" not in args:
         return {"ok": True, "checked": 0, "message": "no tolerance given"}
-    outs = {s: vm[rotation.FUNC](*shared) for s, vm in vms.items()}
+    outs = {s: mods.call(s, {"op": "run", "func": rotation.FUNC})[1] for s in ("baseline", "candidate")}
+    base_all, cand_all = outs["baseline"], outs["candidate"]
+    if len(cand_all) != len(base_all) or len(base_all) % sets:
+        return {"ok": False, "checked": 0, "message": f"{len(cand_all)} outputs over {sets} input sets, the baseline gives {len(base_all)}"}
+    per = len(base_all) // sets
     checked = 0
     for j in range(sets):
-        base = [o.numpy() for o in on.flatten(on.item(outs["baseline"], j))]
-        cand = [o.numpy() for o in on.flatten(on.item(outs["candidate"], j))]
-        if len(base) != len(cand):
-            return {"ok": False, "checked": checked, "message": f"input set {j}: {len(cand)} outputs, the baseline gives {len(base)}"}
+        base = base_all[j * per:(j + 1) * per]
+        cand = cand_all[j * per:(j + 1) * per]
         for i, (c, b) in enumerate(zip(cand, base)):
             ok, _, _, msg = compare(c, b, float(args["atol"]), float(args["rtol"]))
             checked += 1
