@@ -72,3 +72,22 @@ async fn confined_workers_refuse_what_a_candidate_would_try() {
     let doctor = engine.run(Job::new("doctor", json!({}), Duration::from_secs(60))).await.unwrap();
     assert!(doctor.result["env_keys"].is_array());
 }
+
+/// A timed result records that the candidate and the baseline ran in
+/// processes of their own, and what confined the candidate's.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_timed_result_says_each_module_ran_in_a_confined_process_of_its_own() {
+    let ev = common::evaluator(common::quick_opts()).await;
+    let set = common::tasks();
+    let task = set.get("relu").unwrap();
+    let r = ev.evaluate(task, &task.reference_text().unwrap()).await;
+    assert!(r.correct && r.speedup_median.is_some(), "{:?}", r.failure);
+    let sides = &r.manifest.sandbox["sides"];
+    assert_eq!(sides["separate_processes"], true, "{sides}");
+    for side in ["baseline", "candidate"] {
+        let c = &sides["confinement"][side];
+        assert_eq!(c["landlock"]["applied"], true, "{side}: {c}");
+        assert_eq!(c["landlock"]["scoped"], true, "{side}: {c}");
+        assert_eq!(c["seccomp"]["applied"], true, "{side}: {c}");
+    }
+}

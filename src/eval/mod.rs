@@ -233,7 +233,12 @@ impl Evaluator {
             r.failure_class = Some(f.class);
             r.failure = Some(f);
         }
+        // The workers' confinement, and the sides' that a timing recorded.
+        let sides = r.manifest.sandbox["sides"].take();
         r.manifest.sandbox = self.engine.sandbox();
+        if !sides.is_null() {
+            r.manifest.sandbox["sides"] = sides;
+        }
         r.wall_s = started.elapsed().as_secs_f64();
         r.engine_overhead_s = (r.wall_s - clock.tvm_s).max(0.0);
         r.stages = clock.stages;
@@ -291,6 +296,11 @@ impl Evaluator {
         let t = &timed.result;
         clock.add("time", &timed);
         r.manifest.note_remote("time", &timed.result);
+        // How the two modules were kept apart while timed (each in a
+        // confined process of its own on this machine's CPU).
+        if !t["isolation"].is_null() {
+            r.manifest.sandbox["sides"] = t["isolation"].clone();
+        }
         r.candidate_ms = t["candidate_ms"].as_f64();
         r.baseline_ms = t["baseline_ms"].as_f64();
         r.speedup_median = t["speedup_median"].as_f64();
