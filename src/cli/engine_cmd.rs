@@ -92,6 +92,16 @@ async fn doctor(ctx: &Workspace, as_json: bool) -> Result<ExitCode> {
         println!("  {role:<8}    tried: write outside scratch {}, run a program {}, read kwb's environment {}, connect to loopback {}",
             p["write_outside"].as_str().unwrap_or("?"), p["exec"].as_str().unwrap_or("?"), p["read_environ"].as_str().unwrap_or("?"), p["connect"].as_str().unwrap_or("?"));
     }
+    let side = &probes["measure"]["side"];
+    let frozen = side["thread_ran"] == true && side["stopped_thread_ran"] == false && side["continued_thread_ran"] == true;
+    let fenced = ["signal_parent", "fork", "write_file"].iter().all(|k| side[*k].as_str().is_some_and(|v| v.starts_with("denied")));
+    println!("  side        tried (the process a module is checked and timed in): signal the judging process {}, start a process {}, write a file {}, start a thread {}; stopped while the other side runs: {}",
+        side["signal_parent"].as_str().unwrap_or("?"), side["fork"].as_str().unwrap_or("?"), side["write_file"].as_str().unwrap_or("?"), side["thread"].as_str().unwrap_or("?"),
+        if frozen { "yes, threads and all" } else { "NO" });
+    if !frozen || !fenced {
+        problems += 1;
+        println!("SIDES         not confined as they should be (see above): a candidate could reach what judges it");
+    }
     if !complete {
         problems += 1;
         println!("SANDBOX       incomplete (see above): candidate code is less confined than it should be");
