@@ -229,6 +229,8 @@ class Side:
         self.confinement = header.get("confinement")
 
     def call(self, req):
+        if self.status is not None:  # gone already: its pid may be another's now
+            self._died()
         os.kill(self.pid, signal.SIGCONT)
         try:
             send(self.req, req)
@@ -345,7 +347,9 @@ class Modules:
 
     def __init__(self, on, inputs):
         self.on = on
-        self.originals = [np.array(a, copy=True) for a in inputs]
+        # Kept as given (the generator's cached arrays, never written): the
+        # private originals the shared copies are compared with.
+        self.originals = list(inputs)
         self.separate = on.kind == "local"
         if self.separate:
             self.region = Region(self.originals)
@@ -367,7 +371,7 @@ class Modules:
 
     def fill(self, arrays):
         """New inputs for every module (the same shapes and dtypes)."""
-        self.originals = [np.array(a, copy=True) for a in arrays]
+        self.originals = list(arrays)
         if self.separate:
             self.region.fill(self.originals)
         else:
