@@ -139,6 +139,11 @@ def _seccomp_no_exec(libc):
         (ret, 0, 0, allow),
         (ret, 0, 0, eperm),
     ]
+    return _install_filter(libc, prog, ["execve", "execveat"])
+
+
+def _install_filter(libc, prog, denies):
+    """Installs a BPF program of (code, jt, jf, k) instructions."""
     raw = b"".join(struct.pack("=HBBI", *ins) for ins in prog)
     filt = ctypes.create_string_buffer(raw, len(raw))
     fprog = struct.pack("=HxxxxxxQ", len(prog), ctypes.addressof(filt))
@@ -147,7 +152,7 @@ def _seccomp_no_exec(libc):
     r = libc.syscall(_SYS_SECCOMP, ctypes.c_uint(1), ctypes.c_uint(1), fbuf)
     if r != 0:
         return {"applied": False, "why": f"seccomp failed: {_err(libc)}"}
-    return {"applied": True, "denies": ["execve", "execveat"]}
+    return {"applied": True, "denies": denies}
 
 
 def _drop_capabilities(libc):
@@ -207,14 +212,7 @@ def _seccomp_one_process(libc):
         (ret, 0, 0, eperm),           # 14
         (ret, 0, 0, enosys),          # 15
     ]
-    raw = b"".join(struct.pack("=HBBI", *ins) for ins in prog)
-    filt = ctypes.create_string_buffer(raw, len(raw))
-    fprog = struct.pack("=HxxxxxxQ", len(prog), ctypes.addressof(filt))
-    fbuf = ctypes.create_string_buffer(fprog, len(fprog))
-    r = libc.syscall(_SYS_SECCOMP, ctypes.c_uint(1), ctypes.c_uint(1), fbuf)
-    if r != 0:
-        return {"applied": False, "why": f"seccomp failed: {_err(libc)}"}
-    return {"applied": True, "denies": ["fork", "vfork", "clone without CLONE_THREAD", "clone3", "setsid", "setpgid"]}
+    return _install_filter(libc, prog, ["fork", "vfork", "clone without CLONE_THREAD", "clone3", "setsid", "setpgid"])
 
 
 def side():
