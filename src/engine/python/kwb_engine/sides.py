@@ -35,6 +35,7 @@ as before, behind the same interface (`InProcess`).
 """
 
 import json
+import math
 import mmap
 import os
 import signal
@@ -97,9 +98,9 @@ def recv(fd):
     total = 0
     for d in header.get("arrays", []):
         dtype, shape = d.get("dtype"), d.get("shape")
-        if dtype not in _DTYPES or not isinstance(shape, list) or not all(isinstance(s, int) and s >= 0 for s in shape):
+        if dtype not in _DTYPES or not isinstance(shape, list) or not all(isinstance(s, int) and 0 <= s < 1 << 40 for s in shape):
             raise ValueError(f"an array described as {str(d)[:200]}")
-        n = int(np.prod(shape, dtype=np.int64)) * np.dtype(dtype).itemsize
+        n = math.prod(shape) * np.dtype(dtype).itemsize
         total += n
         if total > _MAX_ARRAY_BYTES:
             raise ValueError("more array bytes than any output could hold")
@@ -243,7 +244,7 @@ class Side:
             header, arrays = recv(self.rep)
         except EOFError:
             self._died()
-        except (ValueError, UnicodeDecodeError) as e:
+        except (ValueError, RecursionError) as e:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
             self.close()
             raise JobError(errors.CRASH, f"the {self.name}'s process sent an ill-formed reply ({e})", "run")
         self._stop()
@@ -253,7 +254,7 @@ class Side:
             msg = str(err.get("message") if isinstance(err, dict) else err)[:4000]
             if self.name != "candidate" and cls in (errors.INTERNAL, errors.TASK):
                 raise JobError(cls, msg, "run")
-            raise JobError(cls if cls in _SIDE_CLASSES else errors.CRASH, msg, err.get("stage", "run") if isinstance(err, dict) else "run")
+            raise JobError(cls if cls in _SIDE_CLASSES else errors.CRASH, msg, "run")
         return (header, arrays) if with_arrays else header
 
     def _stop(self):
