@@ -75,8 +75,15 @@ def _read_exact(fd, n):
     return buf
 
 
+def _c_order(a):
+    # Not np.ascontiguousarray: it turns a 0-d array (a scalar output) into
+    # a 1-d one.
+    a = np.asarray(a)
+    return a if a.flags.c_contiguous else a.copy(order="C")
+
+
 def send(fd, header, arrays=()):
-    arrays = [np.ascontiguousarray(a) for a in arrays]
+    arrays = [_c_order(a) for a in arrays]
     header = dict(header, arrays=[{"dtype": a.dtype.name, "shape": list(a.shape)} for a in arrays])
     body = json.dumps(header).encode()
     _write_all(fd, struct.pack("<I", len(body)) + body)
@@ -109,7 +116,7 @@ def recv(fd):
 
 
 def _same_bytes(a, b):
-    a, b = np.ascontiguousarray(a), np.ascontiguousarray(b)
+    a, b = _c_order(a), _c_order(b)
     return a.shape == b.shape and a.dtype == b.dtype and np.array_equal(a.reshape(-1).view(np.uint8), b.reshape(-1).view(np.uint8))
 
 
