@@ -139,7 +139,7 @@ class Region:
     def current(self):
         return self.views
 
-    def tensors(self, on):
+    def tensors(self):
         import tvm
 
         # No copy: the module reads the shared pages themselves.
@@ -192,8 +192,6 @@ class Runner:
 class InProcess:
     """A module run in the job's process (a GPU, a board over RPC)."""
 
-    separate = False
-
     def __init__(self, on, name, artifact, tensors):
         self.runner = Runner(on, name, artifact, tensors)
         self.confinement = None
@@ -207,8 +205,6 @@ class InProcess:
 
 class Side:
     """A module in a child process of its own, stopped between requests."""
-
-    separate = True
 
     def __init__(self, on, name, artifact, region):
         self.name = name
@@ -309,8 +305,13 @@ class Side:
             self.status = 0
 
 
-def _serve(on, name, artifact, region, req_r, rep_w):
-    """A side's life: confine, load, answer until asked to exit."""
+def _enter_side(*keep):
+    """What a forked child does before anything else to become a side:
+    default signals, every descriptor closed but stdout, stderr and `keep`
+    (stdin from /dev/null), death with its parent, and the side's own
+    confinement. Returns what the confinement applied."""
+    import ctypes
+
     from . import confine
 
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
@@ -318,9 +319,8 @@ def _serve(on, name, artifact, region, req_r, rep_w):
         signal.pthread_sigmask(signal.SIG_SETMASK, [])
     except (AttributeError, OSError):
         pass
-    keep = {0, 1, 2, req_r, rep_w}
     for fd in [int(f) for f in os.listdir("/proc/self/fd")]:
-        if fd not in keep:
+        if fd not in {0, 1, 2, *keep}:
             try:
                 os.close(fd)
             except OSError:
@@ -329,12 +329,15 @@ def _serve(on, name, artifact, region, req_r, rep_w):
     os.dup2(devnull, 0)
     os.close(devnull)
     # Dies with the job's process, whatever kills it.
-    import ctypes
-
     ctypes.CDLL(None).prctl(1, signal.SIGKILL, 0, 0, 0)
-    report = confine.side()
+    return confine.side()
+
+
+def _serve(on, name, artifact, region, req_r, rep_w):
+    """A side's life: confine, load, answer until asked to exit."""
+    report = _enter_side(req_r, rep_w)
     try:
-        runner = Runner(on, name, artifact, region.tensors(on))
+        runner = Runner(on, name, artifact, region.tensors())
     except JobError as e:
         send(rep_w, {"error": e.to_json()})
         return
@@ -414,8 +417,6 @@ def probe():
     while the side is stopped, and runs again when it is continued."""
     import threading
 
-    from . import confine
-
     shared = mmap.mmap(-1, _PAGE)
     counter = np.frombuffer(shared, dtype=np.int64, count=1)
     rep_r, rep_w = os.pipe()
@@ -423,8 +424,7 @@ def probe():
     if pid == 0:
         try:
             os.close(rep_r)
-            signal.signal(signal.SIGTERM, signal.SIG_DFL)
-            out = {"confinement": confine.side()}
+            out = {"confinement": _enter_side(rep_w)}
             out["signal_parent"] = _tried(lambda: os.kill(os.getppid(), 0))
             out["fork"] = _tried(_fork_and_reap)
             out["write_file"] = _tried(lambda: open("side-probe.txt", "w").close())

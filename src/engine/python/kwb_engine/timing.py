@@ -113,6 +113,7 @@ def _measure(mods, fn, n_sets, spec, args):
         number[k] = max(1, math.ceil(min_ms / 1e3 / max(min(probe), 1e-7)))
 
     samples = []
+    spread = ci = float("inf")
     rounds = 0
     out_of_time = False
     settled_slower = False
@@ -142,13 +143,12 @@ def _measure(mods, fn, n_sets, spec, args):
             if len(samples) >= MIN_PAIRS and all(x["ratio"] < SETTLED_SLOWER for x in samples):
                 settled_slower = True
                 break
-        ratios = [x["ratio"] for x in samples] or [float("nan")]
-        spread = _spread(ratios)
-        ci = _median_ci(ratios)
-        if ci <= max_ci:
-            break
-    if not samples:
-        spread = ci = float("inf")
+        if samples:
+            ratios = [x["ratio"] for x in samples]
+            spread = _spread(ratios)
+            ci = _median_ci(ratios)
+            if ci <= max_ci:
+                break
     med = lambda key: float(np.median([s[key] for s in samples])) if samples else float("nan")
     return {
         "inputs_mutated": mutated,
