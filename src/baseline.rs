@@ -35,9 +35,31 @@ impl BaselineKind {
 /// tuning is its own, even where its target is the same as this CPU's.
 pub fn tuned_dir(paths: &Paths, task: &Task, target: &Value, device: &str) -> Result<PathBuf, Failure> {
     let hash = task.content_hash().map_err(|e| Failure::new(FailureClass::Task, format!("{e:#}")))?;
+    Ok(paths.data.join("baselines").join("tuned").join(format!("{}-{hash}{}", task.id(), place_suffix(target, device))))
+}
+
+/// The end of a tuning folder's name that says where it was tuned.
+fn place_suffix(target: &Value, device: &str) -> String {
     let t = hex::encode(&Sha256::digest(target.to_string().as_bytes())[..6]);
     let on = if device == crate::devices::LOCAL_CPU { String::new() } else { format!("-on-{device}") };
-    Ok(paths.data.join("baselines").join("tuned").join(format!("{}-{hash}-{t}{on}", task.id())))
+    format!("-{t}{on}")
+}
+
+/// Finished tunings of other tasks on the same target and device: where
+/// this task has a kernel one of them searched, MetaSchedule need not
+/// search it again (the engine checks that the kernel is the same and
+/// that it was searched at this task's per-kernel budget).
+fn finished_elsewhere(dir: &Path, target: &Value, device: &str) -> Vec<PathBuf> {
+    let suffix = place_suffix(target, device);
+    let Some(parent) = dir.parent() else { return Vec::new() };
+    let Ok(entries) = std::fs::read_dir(parent) else { return Vec::new() };
+    let mut found: Vec<PathBuf> = entries
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p != dir && p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.ends_with(&suffix)) && tuning_report(p).is_some())
+        .collect();
+    found.sort();
+    found
 }
 
 /// The tuning's command for a task, with the device when it is not this CPU.
@@ -48,6 +70,11 @@ pub fn tune_command(task: &str, device: &str) -> String {
 /// What the last completed tuning of this folder reported, if any.
 pub fn tuning_report(dir: &Path) -> Option<Value> {
     serde_json::from_str(&std::fs::read_to_string(dir.join("kwb-tuning.json")).ok()?).ok()
+}
+
+/// How many of a tuning's kernels came, searched already, from another task's tuning.
+pub fn reused_kernels(report: &Value) -> usize {
+    report["reused"].as_array().map_or(0, Vec::len)
 }
 
 /// A hash of the tuning records, so a retuned database gets a new artifact.
@@ -64,6 +91,13 @@ pub fn label(kind: BaselineKind, dir: Option<&Path>) -> String {
             let trials = report.as_ref().and_then(|r| r["max_trials"].as_u64());
             let label = format!("metaschedule-tuned ({} trials)", trials.map_or("?".to_string(), |t| t.to_string()));
             let ran = report.as_ref().and_then(|r| r["trials"].as_u64());
+            let reused = report.as_ref().map(reused_kernels).unwrap_or(0);
+            let label = if reused > 0 {
+                let kernels = report.as_ref().and_then(|r| r["kernels"].as_array()).map_or(0, Vec::len);
+                format!("{label}, {reused} of {kernels} kernels searched in another task's tuning")
+            } else {
+                label
+            };
             match report {
                 Some(r) if r["nothing_to_tune"] == true => format!("{label}, nothing to tune: the default build"),
                 // MetaSchedule stops early when its design space holds fewer distinct schedules.
@@ -78,9 +112,16 @@ pub fn label(kind: BaselineKind, dir: Option<&Path>) -> String {
 /// with at least `trials` exists. Returns the tuning report. `on` says
 /// where: its target, device name and (for a board) how to reach it; the
 /// trials are measured there.
-pub async fn tune(engine: &Engine, paths: &Paths, task: &Task, on: &crate::eval::EvalOptions, trials: u32, force: bool) -> Result<(Value, bool), Failure> {
+///
+/// A kernel that another task's finished tuning already searched at this
+/// budget is not searched again: its records are copied (see
+/// `finished_elsewhere`). Not where `force` asks for a tuning of its own,
+/// nor for a calibration (`reuse` false), whose record of how soon the
+/// search converged must be this run's.
+pub async fn tune(engine: &Engine, paths: &Paths, task: &Task, on: &crate::eval::EvalOptions, trials: u32, force: bool, reuse: bool) -> Result<(Value, bool), Failure> {
     let target = &on.target;
     let dir = tuned_dir(paths, task, target, &on.device)?;
+    let reuse_from = if reuse && !force { finished_elsewhere(&dir, target, &on.device) } else { Vec::new() };
     if force {
         // Start from an empty database, so the convergence record is this run's alone.
         let _ = std::fs::remove_dir_all(&dir);
@@ -95,7 +136,7 @@ pub async fn tune(engine: &Engine, paths: &Paths, task: &Task, on: &crate::eval:
     let _ = std::fs::remove_file(dir.join("kwb-tuning.json"));
     let timeout = Duration::from_secs(600 + 120 * trials as u64);
     // Tuning measures candidates, so it has the device to itself.
-    let job = Job::new("tune", json!({"source": source, "target": target, "work_dir": dir, "max_trials": trials, "device": on.device_spec}), timeout).exclusive();
+    let job = Job::new("tune", json!({"source": source, "target": target, "work_dir": dir, "max_trials": trials, "device": on.device_spec, "reuse_from": reuse_from}), timeout).exclusive();
     let out = engine.run(job).await?;
     Ok((out.result, true))
 }

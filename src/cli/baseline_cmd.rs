@@ -114,7 +114,7 @@ async fn tune(ctx: &Workspace, suite: Option<String>, task: Option<String>, tria
                 let _ = std::io::stderr().flush();
             }
         });
-        let outcome = baseline::tune(&engine, &ctx.paths, t, &on, trials, force).await;
+        let outcome = baseline::tune(&engine, &ctx.paths, t, &on, trials, force, true).await;
         ticker.abort();
         if t0.elapsed() >= Duration::from_secs(15) {
             eprintln!();
@@ -126,7 +126,11 @@ async fn tune(ctx: &Workspace, suite: Option<String>, task: Option<String>, tria
                     let s = t0.elapsed().as_secs_f64() / done as f64;
                     secs_per_trial = Some(secs_per_trial.map_or(s, |p| (p + s) / 2.0));
                 }
-                println!("{:<26} {} trials over {} kernels{}", t.id(), done, r["kernels"].as_array().map(Vec::len).unwrap_or(0), if ran { format!(" in {:.0} s", t0.elapsed().as_secs_f64()) } else { " (already tuned)".into() });
+                let reused = match baseline::reused_kernels(&r) {
+                    0 => String::new(),
+                    n => format!(" ({n} searched in other tasks' tunings, their records copied)"),
+                };
+                println!("{:<26} {} trials over {} kernels{reused}{}", t.id(), done, r["kernels"].as_array().map(Vec::len).unwrap_or(0), if ran { format!(" in {:.0} s", t0.elapsed().as_secs_f64()) } else { " (already tuned)".into() });
             }
             Err(f) => {
                 failed += 1;
@@ -150,7 +154,7 @@ async fn calibrate(ctx: &Workspace, ids: &[String], cap: u32, out: Option<std::p
     for id in ids {
         let t = set.get(id)?;
         eprintln!("calibrating on {id} (level {}), up to {cap} trials", t.meta.level);
-        let (r, _) = baseline::tune(&engine, &ctx.paths, t, &on, cap, false).await.map_err(|f| anyhow::anyhow!("{id}: {f}"))?;
+        let (r, _) = baseline::tune(&engine, &ctx.paths, t, &on, cap, false, false).await.map_err(|f| anyhow::anyhow!("{id}: {f}"))?;
         reports.push((t, r));
     }
     let c = baseline::Calibration::derive(&reports, cap, &target, engine.versions());
@@ -193,6 +197,9 @@ async fn show(ctx: &Workspace, id: &str, module: bool, traces: bool) -> Result<E
     }
     println!("{id}: {} ({} trials measured, {:.0} s)", baseline::label(baseline::BaselineKind::Tuned, Some(&dir)), report["trials"], report["elapsed_s"].as_f64().unwrap_or(0.0));
     println!("database: {}", dir.display());
+    for r in report["reused"].as_array().into_iter().flatten() {
+        println!("{}: {} trials searched in {}'s tuning, copied here", r["kernel"].as_str().unwrap_or("?"), r["trials"], r["from"].as_str().unwrap_or("?"));
+    }
     println!("{:>8} {:>7} {:>12} {:>14}", "workload", "trials", "best us", "converged at");
     for k in report["kernels"].as_array().into_iter().flatten() {
         println!(

@@ -27,7 +27,9 @@ def _ms():
 
 
 def tune(args):
-    """Job `tune`: {source, target, work_dir, max_trials, trials_per_iter, seed}."""
+    """Job `tune`: {source, target, work_dir, max_trials, trials_per_iter,
+    seed, reuse_from}. `reuse_from` lists finished tunings of other tasks on
+    the same target and device (see `_reuse`)."""
     ms = _ms()
     target = make_target(args["target"])
     mod = parse_module(args["source"])
@@ -40,28 +42,36 @@ def tune(args):
     run_timeout = int(args.get("run_timeout_s", 60))
     device = args.get("device") or {}
     runner = _runner(ms, device, run_timeout)
+    seed = int(args.get("seed", 0))
+    # What tune_relax does, with the kernels another task's tuning already
+    # searched at this budget left out.
     try:
-        ms.relax_integration.tune_relax(
-            lowered,
-            params={},
-            target=target,
-            work_dir=work_dir,
-            max_trials_global=max_trials,
-            num_trials_per_iter=int(args.get("trials_per_iter", min(max_trials, 32))),
-            builder=_builder(ms, target, int(args.get("build_timeout_s", 120))),
-            runner=runner,
-            seed=int(args.get("seed", 0)),
-        )
+        extracted = ms.relax_integration.extract_tasks(lowered, target, {}, module_equality="structural")
     except Exception as e:
-        # A module whose kernels have no block MetaSchedule can schedule (a
-        # scan written as an extern, for one) has nothing to tune: its tuned
-        # baseline is the default build, and the report says so.
-        if "No tasks to tune" not in str(e):
+        raise JobError(errors.BUILD, f"MetaSchedule found no kernels to tune: {first_line(e)}", "tune")
+    per_kernel = max(1, max_trials // max(len(extracted), 1))
+    reused = _reuse(ms, extracted, work_dir, args.get("reuse_from") or [], per_kernel)
+    left = [t for i, t in enumerate(extracted) if i not in reused]
+    budget = max_trials - per_kernel * len(reused)
+    nothing = not extracted
+    if left:
+        contexts, weights = ms.relax_integration.extracted_tasks_to_tune_contexts(left, work_dir, seed=seed)
+        try:
+            ms.tune.tune_tasks(
+                tasks=contexts,
+                task_weights=weights,
+                work_dir=work_dir,
+                max_trials_global=budget,
+                num_trials_per_iter=int(args.get("trials_per_iter", min(budget, 32))),
+                builder=_builder(ms, target, int(args.get("build_timeout_s", 120))),
+                runner=runner,
+            )
+        except Exception as e:
             raise JobError(errors.BUILD, f"MetaSchedule tuning failed: {first_line(e)}", "tune")
-        ms.database.JSONDatabase(work_dir=work_dir)  # an empty database, so the tuned build is the default one
-        nothing = True
-    else:
-        nothing = False
+    # A module whose kernels have no block MetaSchedule can schedule (a scan
+    # written as an extern, for one) has nothing to tune: an empty database,
+    # so its tuned baseline is the default build, and the report says so.
+    ms.database.JSONDatabase(work_dir=work_dir)
     elapsed = time.perf_counter() - t0
     report = summarize(work_dir)
     if device.get("kind") == "rpc" and not nothing and not any(k["best_us"] for k in report["kernels"]):
@@ -69,10 +79,65 @@ def tune(args):
         raise JobError(errors.DEVICE, f"no trial ran on the device behind {device.get('tracker')} (key `{device.get('key')}`): "
                        "check `kwb devices` and the server's log, then tune again (the records made so far are kept)", "tune")
     report.update({"max_trials": max_trials, "elapsed_s": elapsed, "tvm_s": elapsed, "nothing_to_tune": nothing,
+                   "reused": sorted(reused.values(), key=lambda r: r["kernel"]), "searched_trials": budget if left else 0,
                    "device": device if device.get("kind") == "rpc" else {"kind": "local"}})
     with open(os.path.join(work_dir, "kwb-tuning.json"), "w") as f:
         json.dump(report, f, indent=1)
     return report
+
+
+_REUSED = "kwb-reused.json"
+
+
+def _reuse(ms, extracted, work_dir, others, per_kernel):
+    """Kernels of this task that a finished tuning of another task (same
+    target, same device) already searched with at least `per_kernel`
+    trials: MetaSchedule would search the very same kernel again. Their
+    records are copied into this task's database (so it stands alone, and
+    its report counts them) and the kernels are left out of the search.
+    Returns {index in extracted: what was reused}. Recorded in the tuning
+    folder, so a resumed tuning leaves out the same kernels."""
+    path = os.path.join(work_dir, _REUSED)
+    try:
+        with open(path) as f:
+            before = {r["shash"]: r for r in json.load(f)}
+    except (OSError, ValueError, KeyError, TypeError):
+        before = {}
+    if not extracted or not (others or before):
+        return {}
+    db = ms.database.JSONDatabase(work_dir=work_dir)
+    sources = []
+    for d in others:
+        try:
+            sources.append((os.path.basename(d), ms.database.JSONDatabase(
+                path_workload=os.path.join(d, "database_workload.json"),
+                path_tuning_record=os.path.join(d, "database_tuning_record.json"), allow_missing=False)))
+        except Exception:  # a folder that is not a database is not a source
+            continue
+    reused = {}
+    for i, task in enumerate(extracted):
+        kernel = task.dispatched[0]
+        shash = ms.database.Workload(kernel).as_json()[0]
+        if shash in before:
+            reused[i] = dict(before[shash], kernel=task.task_name)
+            continue
+        best = None
+        for name, src in sources:
+            if not src.has_workload(kernel):
+                continue
+            # has_workload first: commit_workload on a known workload only looks it up.
+            records = src.get_top_k(src.commit_workload(kernel), 1 << 20)
+            if len(records) >= per_kernel and (best is None or len(records) > len(best[1])):
+                best = (name, records)
+        if best is None:
+            continue
+        mine = db.commit_workload(kernel)
+        for r in best[1]:
+            db.commit_tuning_record(ms.database.TuningRecord(r.trace, mine, r.run_secs, r.target, r.args_info))
+        reused[i] = {"shash": shash, "kernel": task.task_name, "from": best[0], "trials": len(best[1])}
+    with open(path, "w") as f:
+        json.dump([{k: v for k, v in r.items() if k != "kernel"} for r in reused.values()], f, indent=1)
+    return reused
 
 
 def _builder(ms, target, timeout_s):
