@@ -94,7 +94,7 @@ pub fn label(kind: BaselineKind, dir: Option<&Path>) -> String {
             let reused = report.as_ref().map(reused_kernels).unwrap_or(0);
             let label = if reused > 0 {
                 let kernels = report.as_ref().and_then(|r| r["kernels"].as_array()).map_or(0, Vec::len);
-                format!("{label}, {reused} of {kernels} kernels searched in another task's tuning")
+                format!("{label}, {reused} of {kernels} kernels searched in other tasks' tunings")
             } else {
                 label
             };

@@ -6,7 +6,7 @@ use crate::engine::Job;
 use crate::eval::EvalOptions;
 use anyhow::{Context, Result, bail};
 use clap::Subcommand;
-use serde_json::json;
+use serde_json::{Value, json};
 use std::io::Write;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -198,7 +198,8 @@ async fn show(ctx: &Workspace, id: &str, module: bool, traces: bool) -> Result<E
     println!("{id}: {} ({} trials measured, {:.0} s)", baseline::label(baseline::BaselineKind::Tuned, Some(&dir)), report["trials"], report["elapsed_s"].as_f64().unwrap_or(0.0));
     println!("database: {}", dir.display());
     for r in report["reused"].as_array().into_iter().flatten() {
-        println!("{}: {} trials searched in {}'s tuning, copied here", r["kernel"].as_str().unwrap_or("?"), r["trials"], r["from"].as_str().unwrap_or("?"));
+        let from: Vec<&str> = r["from"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
+        println!("{}: {} trials searched in the tunings of {}, copied here", r["kernel"].as_str().unwrap_or("?"), r["trials"], from.join(", "));
     }
     println!("{:>8} {:>7} {:>12} {:>14}", "workload", "trials", "best us", "converged at");
     for k in report["kernels"].as_array().into_iter().flatten() {

@@ -90,26 +90,26 @@ _REUSED = "kwb-reused.json"
 
 
 def _reuse(ms, extracted, work_dir, others, per_kernel):
-    """Kernels of this task that a finished tuning of another task (same
-    target, same device) already searched with at least `per_kernel`
-    trials: MetaSchedule would search the very same kernel again. Their
-    records are copied into this task's database (so it stands alone, and
-    its report counts them) and the kernels are left out of the search.
-    Returns {index in extracted: what was reused}. Recorded in the tuning
-    folder, so a resumed tuning leaves out the same kernels."""
-    path = os.path.join(work_dir, _REUSED)
-    try:
-        with open(path) as f:
-            before = {r["shash"]: r for r in json.load(f)}
-    except (OSError, ValueError, KeyError, TypeError):
-        before = {}
+    """Kernels of this task that finished tunings of other tasks (same
+    target, same device) already searched, together, with at least twice
+    `per_kernel` trials: MetaSchedule would search the very same kernel
+    again. Twice, because within one tuning MetaSchedule gives the kernel
+    that dominates the time more than its share (up to 5x), and two
+    searches of one kernel can end a third apart. Every such search's records
+    are copied into this task's database (so it stands alone, its best
+    is the best of them, and its report counts them), and the kernels are
+    left out of this search. Records another tuning copied in are not
+    counted again. Returns {index in extracted: what was reused}, also
+    kept in the tuning folder, so a resumed tuning leaves out the same
+    kernels."""
+    before = _reused_in(work_dir)
     if not extracted or not (others or before):
         return {}
     db = ms.database.JSONDatabase(work_dir=work_dir)
     sources = []
     for d in others:
         try:
-            sources.append((os.path.basename(d), ms.database.JSONDatabase(
+            sources.append((os.path.basename(d), _reused_in(d), ms.database.JSONDatabase(
                 path_workload=os.path.join(d, "database_workload.json"),
                 path_tuning_record=os.path.join(d, "database_tuning_record.json"), allow_missing=False)))
         except Exception:  # a folder that is not a database is not a source
@@ -121,23 +121,30 @@ def _reuse(ms, extracted, work_dir, others, per_kernel):
         if shash in before:
             reused[i] = dict(before[shash], kernel=task.task_name)
             continue
-        best = None
-        for name, src in sources:
-            if not src.has_workload(kernel):
-                continue
+        found = []
+        for name, copied, src in sources:
             # has_workload first: commit_workload on a known workload only looks it up.
-            records = src.get_top_k(src.commit_workload(kernel), 1 << 20)
-            if len(records) >= per_kernel and (best is None or len(records) > len(best[1])):
-                best = (name, records)
-        if best is None:
+            if shash not in copied and src.has_workload(kernel):
+                found.append((name, src.get_top_k(src.commit_workload(kernel), 1 << 20)))
+        if sum(len(r) for _, r in found) < 2 * per_kernel:
             continue
         mine = db.commit_workload(kernel)
-        for r in best[1]:
-            db.commit_tuning_record(ms.database.TuningRecord(r.trace, mine, r.run_secs, r.target, r.args_info))
-        reused[i] = {"shash": shash, "kernel": task.task_name, "from": best[0], "trials": len(best[1])}
-    with open(path, "w") as f:
+        for _, records in found:
+            for r in records:
+                db.commit_tuning_record(ms.database.TuningRecord(r.trace, mine, r.run_secs, r.target, r.args_info))
+        reused[i] = {"shash": shash, "kernel": task.task_name, "from": [n for n, r in found if r], "trials": sum(len(r) for _, r in found)}
+    with open(os.path.join(work_dir, _REUSED), "w") as f:
         json.dump([{k: v for k, v in r.items() if k != "kernel"} for r in reused.values()], f, indent=1)
     return reused
+
+
+def _reused_in(folder):
+    """{shash: record} of the kernels a tuning folder copied from others."""
+    try:
+        with open(os.path.join(folder, _REUSED)) as f:
+            return {r["shash"]: r for r in json.load(f)}
+    except (OSError, ValueError, KeyError, TypeError):
+        return {}
 
 
 def _builder(ms, target, timeout_s):
