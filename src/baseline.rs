@@ -48,7 +48,7 @@ fn place_suffix(target: &Value, device: &str) -> String {
 /// Finished tunings of other tasks on the same target and device: where
 /// this task has a kernel one of them searched, MetaSchedule need not
 /// search it again (the engine checks that the kernel is the same and
-/// that it was searched at this task's per-kernel budget).
+/// that they searched it with twice this task's per-kernel budget).
 fn finished_elsewhere(dir: &Path, target: &Value, device: &str) -> Vec<PathBuf> {
     let suffix = place_suffix(target, device);
     let Some(parent) = dir.parent() else { return Vec::new() };
@@ -72,9 +72,14 @@ pub fn tuning_report(dir: &Path) -> Option<Value> {
     serde_json::from_str(&std::fs::read_to_string(dir.join("kwb-tuning.json")).ok()?).ok()
 }
 
-/// How many of a tuning's kernels came, searched already, from another task's tuning.
+/// How many of a tuning's kernels came, searched already, from other tasks' tunings.
 pub fn reused_kernels(report: &Value) -> usize {
     report["reused"].as_array().map_or(0, Vec::len)
+}
+
+/// The trials of a tuning's records that other tasks' tunings measured.
+pub fn copied_trials(report: &Value) -> u64 {
+    report["reused"].as_array().into_iter().flatten().filter_map(|r| r["trials"].as_u64()).sum()
 }
 
 /// A hash of the tuning records, so a retuned database gets a new artifact.
@@ -113,9 +118,9 @@ pub fn label(kind: BaselineKind, dir: Option<&Path>) -> String {
 /// where: its target, device name and (for a board) how to reach it; the
 /// trials are measured there.
 ///
-/// A kernel that another task's finished tuning already searched at this
-/// budget is not searched again: its records are copied (see
-/// `finished_elsewhere`). Not where `force` asks for a tuning of its own,
+/// A kernel that other tasks' finished tunings searched with twice this
+/// task's per-kernel budget is not searched again: their records are
+/// copied (see `finished_elsewhere`). Not where `force` asks for a tuning of its own,
 /// nor for a calibration (`reuse` false), whose record of how soon the
 /// search converged must be this run's.
 pub async fn tune(engine: &Engine, paths: &Paths, task: &Task, on: &crate::eval::EvalOptions, trials: u32, force: bool, reuse: bool) -> Result<(Value, bool), Failure> {

@@ -122,8 +122,9 @@ async fn tune(ctx: &Workspace, suite: Option<String>, task: Option<String>, tria
         match outcome {
             Ok((r, ran)) => {
                 let done = r["trials"].as_u64().unwrap_or(0);
-                if ran && done > 0 {
-                    let s = t0.elapsed().as_secs_f64() / done as f64;
+                let searched = done.saturating_sub(baseline::copied_trials(&r));
+                if ran && searched > 0 {
+                    let s = t0.elapsed().as_secs_f64() / searched as f64;
                     secs_per_trial = Some(secs_per_trial.map_or(s, |p| (p + s) / 2.0));
                 }
                 let reused = match baseline::reused_kernels(&r) {
