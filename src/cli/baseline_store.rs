@@ -11,8 +11,11 @@ use anyhow::{Context, Result, bail};
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
-/// The files of a tuning folder worth keeping (MetaSchedule's logs are not).
-const KEPT: &[&str] = &["database_workload.json", "database_tuning_record.json", "kwb-tuning.json"];
+/// The files of a tuning folder worth keeping (MetaSchedule's logs are
+/// not); kwb-reused.json lists the kernels whose records were copied from
+/// other tasks' tunings, so a resumed tuning leaves them out again and a
+/// later one does not count those records twice.
+const KEPT: &[&str] = &["database_workload.json", "database_tuning_record.json", "kwb-tuning.json", "kwb-reused.json"];
 const CALIBRATION: &str = "calibration.json";
 
 fn baselines(ctx: &Workspace) -> PathBuf {

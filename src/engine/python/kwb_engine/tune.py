@@ -139,12 +139,16 @@ def _reuse(ms, extracted, work_dir, others, per_kernel):
 
 
 def _reused_in(folder):
-    """{shash: record} of the kernels a tuning folder copied from others."""
-    try:
-        with open(os.path.join(folder, _REUSED)) as f:
-            return {r["shash"]: r for r in json.load(f)}
-    except (OSError, ValueError, KeyError, TypeError):
-        return {}
+    """{shash: record} of the kernels a tuning folder copied from others
+    (its list, or else its report's)."""
+    for name, key in ((_REUSED, None), ("kwb-tuning.json", "reused")):
+        try:
+            with open(os.path.join(folder, name)) as f:
+                listed = json.load(f)
+            return {r["shash"]: r for r in (listed[key] if key else listed)}
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+    return {}
 
 
 def _builder(ms, target, timeout_s):
