@@ -43,8 +43,8 @@ def tune(args):
     device = args.get("device") or {}
     runner = _runner(ms, device, run_timeout)
     seed = int(args.get("seed", 0))
-    # What tune_relax does, with the kernels another task's tuning already
-    # searched at this budget left out.
+    # What tune_relax does, with the kernels that other tasks' tunings
+    # already searched enough left out (`_reuse`).
     try:
         extracted = ms.relax_integration.extract_tasks(lowered, target, {}, module_equality="structural")
     except Exception as e:
