@@ -125,9 +125,12 @@ fn every_shipped_reference_is_correct_and_times_as_itself() {
     for (t, v) in &results {
         let x = v["speedup_median"].as_f64().unwrap();
         // A valid interval must put the reference within 10% of itself; an
-        // invalid one (a loaded machine) is reported below and held to 25%.
+        // invalid one (a loaded machine) is reported below and held to 25%,
+        // as is any kernel under the timing floor: a CI run put pixel_shuffle
+        // (5 us) at 0.814x with an interval that closed, and at 1.00x on
+        // the quiet machine after.
         let valid = v["timing_valid"] == true;
-        let bound = if valid { 0.9..1.1 } else { 0.75..1.33 };
+        let bound = if valid && is_timed(v) { 0.9..1.1 } else { 0.75..1.33 };
         assert!(bound.contains(&x), "{}: the reference against itself gave {x} (timing valid: {valid})", t.id());
         eprintln!("{:<28} L{} one forward pass {:>9.3} ms (speedup {:.3}x +/- {:.1}%)", t.id(), t.meta.level, v["baseline_ms"].as_f64().unwrap(), x, v["ci"].as_f64().unwrap_or(0.0) * 100.0);
         if t.meta.level == 3 {
