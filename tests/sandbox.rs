@@ -90,4 +90,16 @@ async fn a_timed_result_says_each_module_ran_in_a_confined_process_of_its_own() 
         assert_eq!(c["landlock"]["scoped"], true, "{side}: {c}");
         assert_eq!(c["seccomp"]["applied"], true, "{side}: {c}");
     }
+    // The pairs were timed by several generations of sides, a few pairs
+    // each, and the generations took the CPUs in turn: no one placement
+    // of the two processes decides the figure.
+    let placed = sides["generations_on_cpus"].as_array().expect("the CPU of each generation of sides");
+    let generations: std::collections::BTreeSet<u32> = r.pairs.iter().map(|p| p.generation).collect();
+    assert!(generations.len() >= 2 && generations.len() == placed.len(), "{generations:?} against {placed:?}");
+    for g in &generations {
+        assert!(r.pairs.iter().filter(|p| p.generation == *g).count() <= 5, "generation {g} timed more than 5 pairs");
+    }
+    let cpus: std::collections::BTreeSet<u64> = placed.iter().filter_map(|c| c.as_u64()).collect();
+    let online = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+    assert!(cpus.len() >= online.min(2), "generations on CPUs {placed:?} of {online}");
 }

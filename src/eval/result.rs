@@ -21,6 +21,10 @@ pub struct TimingPair {
     pub candidate_ms: f64,
     pub ratio: f64,
     pub first: String,
+    /// Which pair of side processes timed it (they are forked anew every
+    /// few pairs); 0 where the modules ran in the job's process.
+    #[serde(default)]
+    pub generation: u32,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

@@ -369,8 +369,12 @@ class Modules:
 
             self.shared = [tvm.runtime.tensor(a.copy(), on.dev) for a in self.originals]
         self.sides = {}
+        self.artifacts = {}
+        # The CPU of each generation of sides (see renew).
+        self.placements = []
 
     def add(self, name, artifact):
+        self.artifacts[name] = artifact
         if self.separate:
             self.sides[name] = Side(self.on, name, artifact, self.region)
         else:
@@ -379,6 +383,35 @@ class Modules:
     def call(self, name, req):
         """(header, arrays) of one request to module `name`."""
         return self.sides[name].call(req)
+
+    def cpus(self):
+        """The CPUs a side may be put on (none where modules run in this
+        process)."""
+        return sorted(os.sched_getaffinity(0)) if self.separate else []
+
+    def renew(self, cpu):
+        """Every side again in a new process, each one's main thread on
+        `cpu`. Two processes running the same module on one machine can
+        differ by 20% for the whole of their lives: the one that stays on
+        the other core, or whose private pages (outputs, scratch) fell
+        where they conflict, is slower. Pinned to one CPU together, and
+        forked anew several times in a measurement, the two sides share
+        the CPU, and what their pages cost shows as spread between
+        generations instead of a steady bias. A module's own threads are
+        left free: a parallel kernel still spreads over the other cores."""
+        if not self.separate:
+            return
+        for name in list(self.sides):
+            self.sides.pop(name).close()
+            self.sides[name] = Side(self.on, name, self.artifacts[name], self.region)
+            os.sched_setaffinity(self.sides[name].pid, {cpu})
+        self.placements.append(cpu)
+
+    def pin(self, cpu):
+        """Each side's main thread on `cpu` (see renew)."""
+        for s in self.sides.values():
+            if isinstance(s, Side):
+                os.sched_setaffinity(s.pid, {cpu})
 
     def fill(self, arrays):
         """New inputs for every module (the same shapes and dtypes)."""
@@ -395,7 +428,7 @@ class Modules:
         return [i for i, (a, b) in enumerate(zip(self.originals, now)) if not _same_bytes(a, b)]
 
     def isolation(self):
-        return {"separate_processes": self.separate,
+        return {"separate_processes": self.separate, "generations_on_cpus": self.placements,
                 "confinement": {n: s.confinement for n, s in self.sides.items() if s.confinement is not None}}
 
     def close(self):

@@ -10,7 +10,11 @@ with the baseline's on the same inputs. After a warm-up, each pair times the
 baseline and the candidate back to back in a random order (each side: the
 fastest of `repeat` measurements of `number` runs); the speedup is the
 median of the per-pair ratios baseline/candidate, which cancels slow drifts
-of the machine that a difference of two medians would not. A round counts
+of the machine that a difference of two medians would not. Before the
+first pair and after every GENERATION_PAIRS pairs, both sides are forked
+anew and put together on the next CPU in turn (sides.Modules.renew): a
+process's placement can hold one side 20% off for its whole life, and over
+several generations that shows as spread instead of a bias. A round counts
 only if the ratios' spread (interquartile range over the median) is within
 the stated bound; otherwise it is measured again, up to `max_rounds`.
 """
@@ -34,6 +38,8 @@ MIN_PAIRS = 5
 # slower than a tuned baseline (conv2d_strided in NHWC: 16 ms against 0.5),
 # and measuring one to a 1% interval took 15 s of a one-minute search.
 SETTLED_SLOWER = 0.5
+# Pairs timed by one generation of side processes (see the module's doc).
+GENERATION_PAIRS = 5
 
 
 def _spread(ratios):
@@ -102,6 +108,12 @@ def _measure(mods, fn, n_sets, spec, args):
         return out
 
     measured_s = 0.0
+    cpus = mods.cpus()
+    generations = 0
+    # Generations take the CPUs in turn, from a random one.
+    first_cpu = order_rng.randrange(len(cpus)) if cpus else 0
+    if cpus:
+        mods.pin(cpus[first_cpu])
     # Warm-up, then a first estimate of one run's time to size `number` so
     # that each measurement lasts at least min_ms.
     number = {}
@@ -123,6 +135,16 @@ def _measure(mods, fn, n_sets, spec, args):
             if measured_s > budget_s and len(samples) >= MIN_PAIRS:
                 out_of_time = True
                 break
+            # The sides that warmed up and sized `number` time nothing: on
+            # this machine the first pair of sides of a job read slow more
+            # often than any later one (by up to 20%, one side or both).
+            if cpus and len(samples) % GENERATION_PAIRS == 0:
+                t = time.perf_counter()
+                mods.renew(cpus[(first_cpu + generations) % len(cpus)])
+                for k in ("baseline", "candidate"):
+                    turn(k, {"op": "warm", "n": max(warmup, 1)})
+                measured_s += time.perf_counter() - t
+                generations += 1
             order = ["baseline", "candidate"]
             order_rng.shuffle(order)
             ms = {}
@@ -137,6 +159,7 @@ def _measure(mods, fn, n_sets, spec, args):
                 "candidate_ms": ms["candidate"],
                 "ratio": ms["baseline"] / ms["candidate"] if ms["candidate"] > 0 else float("inf"),
                 "first": order[0],
+                "generation": generations,
             })
             if mutated:
                 break
@@ -161,6 +184,7 @@ def _measure(mods, fn, n_sets, spec, args):
         "max_ci": max_ci,
         "timing_valid": (ci <= max_ci or settled_slower) and not mutated,
         "rounds": rounds,
+        "generations": generations,
         "out_of_time": out_of_time,
         "settled_slower": settled_slower,
         "number": number,
