@@ -9,6 +9,12 @@
 /// Self-comparisons per task that `kwb bench` asks for.
 pub const BENCH_NOISE_RUNS: u32 = 3;
 
+/// The way of timing a floor was measured with, in its file's name: a floor
+/// kept from an older way is measured again. `g5`: sides forked anew every
+/// five pairs, pinned together to one CPU (floors kept from before read up
+/// to 17% where the two sides' placement held one of them slow).
+const TIMING_METHOD: &str = "g5";
+
 use super::{Clock, Evaluator};
 use crate::failure::{Failure, FailureClass};
 use crate::tasks::Task;
@@ -22,7 +28,7 @@ impl Evaluator {
             return Ok(None);
         }
         let stem = baseline.file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_default();
-        let path = self.paths.baseline_cache().join(format!("{stem}.noise-{}{}.json", self.opts.noise_runs, self.device_tag()));
+        let path = self.paths.baseline_cache().join(format!("{stem}.noise-{}{}-{TIMING_METHOD}.json", self.opts.noise_runs, self.device_tag()));
         let cached = std::fs::read_to_string(&path).ok().and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok());
         if let Some(n) = cached.and_then(|v| v["noise"].as_f64()) {
             return Ok(Some(n));
