@@ -404,7 +404,7 @@ class Modules:
         for name in list(self.sides):
             self.sides.pop(name).close()
             self.sides[name] = Side(self.on, name, self.artifacts[name], self.region)
-            os.sched_setaffinity(self.sides[name].pid, {cpu})
+        self.pin(cpu)
         self.placements.append(cpu)
 
     def pin(self, cpu):
