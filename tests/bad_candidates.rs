@@ -108,6 +108,24 @@ async fn infinite_loop_times_out_and_the_engine_recovers() {
     reference_still_works(&ev).await;
 }
 
+/// A search's hard stop ends a candidate that would run on: the hung check
+/// is stopped by the deadline, not by its own 10 s limit, and the engine
+/// serves the next evaluation.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hung_candidate_ends_at_the_searchs_hard_stop() {
+    let ev = common::evaluator(common::quick_opts()).await;
+    reference_still_works(&ev).await;
+    let set = common::tasks();
+    let task = set.get("relu").unwrap();
+    let hang = kwb::eval::BuildSource::module(&common::candidate("relu", "hang"));
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(3);
+    let r = ev.evaluate_source_until(task, &hang, Some(deadline)).await;
+    let f = r.failure.expect("a hang fails");
+    assert_eq!(f.class, FailureClass::Timeout, "{f}");
+    assert!(f.message.contains("hard stop") && !f.message.contains("10 s limit"), "{f}");
+    reference_still_works(&ev).await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn unbounded_allocation_is_a_memory_failure() {
     let ev = common::evaluator(common::quick_opts()).await;

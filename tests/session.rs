@@ -145,6 +145,27 @@ async fn special_float_constants_survive_every_layer() {
     assert!(s.tree.get(l1).unwrap().result.as_ref().unwrap().correct);
 }
 
+/// An edit begun after a search's hard stop is refused as a timeout before
+/// anything is built, the refusal is in the log, and the session goes on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_edit_past_the_hard_stop_is_refused_and_the_session_goes_on() {
+    let ev = common::evaluator(EvalOptions { pairs: 5, max_rounds: 1, max_ci: 0.25, ..common::quick_opts() }).await;
+    let set = common::tasks();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.jsonl");
+    let mut s = SessionRunner::create(&path, set.get("relu").unwrap(), &ev).await.unwrap();
+    let l0 = || req(0, Layer::L0, None, EditBody::Text(read("tests/edits/relu_maximum_l0.py")), "relu as maximum");
+    s.deadline = Some(Instant::now());
+    let f = s.edit(l0()).await.unwrap().unwrap_err();
+    assert_eq!(f.class, kwb::failure::FailureClass::Timeout, "{f}");
+    assert!(f.message.contains("hard stop"), "{f}");
+    assert_eq!((s.tree.nodes.len(), s.tree.refusals.len()), (1, 1));
+    assert!(common::events(&path).iter().any(|e| e["type"] == "refused" && e["failure"]["class"] == "timeout"));
+    s.deadline = None;
+    let id = s.edit(l0()).await.unwrap().expect("the same edit with no hard stop");
+    assert!(s.tree.get(id).unwrap().result.as_ref().unwrap().correct);
+}
+
 /// The name of the first block in a kernel's TVMScript (not the root).
 fn first_block(kernel: &str) -> String {
     kernel.split("T.sblock(\"").skip(1).map(|rest| rest.split('"').next().unwrap()).find(|name| *name != "root").expect("a block").to_string()

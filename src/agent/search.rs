@@ -56,6 +56,20 @@ fn round_len_at(layer: Layer, profile: &Value, scheduled: &[String]) -> u32 {
     if others >= SHARED_TIME { SHARED_ROUND } else { round_len(layer) }
 }
 
+/// The least grace a candidate gets past the wall budget.
+const MIN_GRACE: Duration = Duration::from_secs(30);
+
+/// When a candidate begun at `now` must be done: the wall budget plus a
+/// grace of half of it (at least 30 s), and never less than that grace
+/// from the candidate's own start (a person may have held the proposal).
+/// The budget is checked between candidates; this ends the one in flight.
+/// One MetaSchedule sample for argmax took 200 s to lower and 200 s more
+/// to build, and kept a one-minute run going for eight.
+fn hard_stop(started: Instant, wall: Duration, now: Instant) -> Instant {
+    let grace = (wall / 2).max(MIN_GRACE);
+    (started + wall + grace).max(now + grace)
+}
+
 pub struct Search<'a> {
     runner: SessionRunner<'a>,
     roster: Roster,
@@ -400,7 +414,9 @@ impl<'a> Search<'a> {
 
     async fn apply(&mut self, parent: u32, author: String, p: EditProposal, usage: Usage) -> Result<()> {
         let req = EditRequest { parent, layer: p.layer, kernel: p.kernel, body: p.body, author, rationale: p.rationale };
+        self.runner.deadline = Some(hard_stop(self.started, self.spec.budget.wall, Instant::now()));
         let outcome = self.runner.edit_with_tokens(req, usage.tokens_in, usage.tokens_out).await;
+        self.runner.deadline = None;
         match outcome {
             Ok(_) => Ok(()),
             // A malformed request (no kernel named, a trace at L0) is the agent's bug: log it, go on.
@@ -452,5 +468,18 @@ mod tests {
         assert_eq!(round_len_at(Layer::L1, &profile(&[("matmul", 1.0)]), &[]), round_len(Layer::L1));
         assert_eq!(round_len_at(Layer::L0, &p, &[]), round_len(Layer::L0));
         assert_eq!(round_len_at(Layer::L1, &json!({"error": "no profile"}), &[]), round_len(Layer::L1));
+    }
+
+    #[test]
+    fn a_candidate_ends_at_the_budget_and_its_grace_and_is_never_given_less_than_the_grace() {
+        let t0 = Instant::now();
+        let s = Duration::from_secs;
+        // One minute: 30 s of grace, however early the candidate began.
+        assert_eq!(hard_stop(t0, s(60), t0 + s(10)), t0 + s(90));
+        assert_eq!(hard_stop(t0, s(60), t0 + s(61)), t0 + s(91));
+        // Three minutes: half of it.
+        assert_eq!(hard_stop(t0, s(180), t0 + s(100)), t0 + s(270));
+        // A proposal held by a person past the budget still gets the grace.
+        assert_eq!(hard_stop(t0, s(60), t0 + s(500)), t0 + s(530));
     }
 }

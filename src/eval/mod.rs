@@ -159,6 +159,15 @@ impl Clock {
     }
 }
 
+/// The failure of work that a search's hard stop ended: the run's wall
+/// budget and its grace were spent while it was still in flight.
+pub fn past_hard_stop(what: &str, after: Duration) -> Failure {
+    Failure::new(
+        FailureClass::Timeout,
+        format!("{what} ran past the search's hard stop (its wall budget and the grace after it) {:.0} s after it began; the job in flight was stopped and its worker killed", after.as_secs_f64()),
+    )
+}
+
 impl Evaluator {
     /// The target is made the host CPU's own (`mcpu`) when the options name
     /// a plain LLVM target, so the baseline and every candidate are built for
@@ -223,11 +232,23 @@ impl Evaluator {
     }
 
     pub async fn evaluate_source(&self, task: &Task, source: &BuildSource) -> EvalResult {
+        self.evaluate_source_until(task, source, None).await
+    }
+
+    /// As `evaluate_source`, ended at `deadline` (a search's hard stop). The
+    /// engine job in flight is dropped, which kills its worker and a timing
+    /// job's sides with it, so a candidate whose build or check runs for
+    /// minutes cannot hold a one-minute run for seven.
+    pub async fn evaluate_source_until(&self, task: &Task, source: &BuildSource, deadline: Option<Instant>) -> EvalResult {
         let started = Instant::now();
         let mut clock = Clock::default();
         let mut r = self.empty_result(task, &source.identity());
         let artifact = self.artifact_path("cand");
-        let outcome = self.evaluate_into(task, source, &artifact, &mut r, &mut clock).await;
+        let evaluation = self.evaluate_into(task, source, &artifact, &mut r, &mut clock);
+        let outcome = match deadline {
+            None => evaluation.await,
+            Some(d) => tokio::time::timeout_at(d.into(), evaluation).await.unwrap_or_else(|_| Err(past_hard_stop("its evaluation", started.elapsed()))),
+        };
         let _ = std::fs::remove_file(&artifact);
         if let Err(f) = outcome {
             r.failure_class = Some(f.class);

@@ -41,6 +41,9 @@ pub struct SessionRunner<'a> {
     pub ev: &'a Evaluator,
     /// Receives every event as it is appended (the workbench, a progress display).
     pub observer: Option<tokio::sync::mpsc::UnboundedSender<super::Event>>,
+    /// When the next edit's lowering and evaluation must end (a search's
+    /// hard stop); none: only each engine job's own limit.
+    pub deadline: Option<Instant>,
 }
 
 impl<'a> SessionRunner<'a> {
@@ -56,7 +59,7 @@ impl<'a> SessionRunner<'a> {
         };
         let texts = derive(ev, task, json!({"l0": task.reference_text()?})).await.map_err(|f| anyhow::anyhow!("the task's reference cannot be lowered: {f}"))?;
         let log = SessionLog::create(path, &header)?;
-        let mut me = Self { log, tree: CandidateTree::default(), task, ev, observer: None };
+        let mut me = Self { log, tree: CandidateTree::default(), task, ev, observer: None, deadline: None };
         let root = NodeRecord { id: 0, parent: None, layer: Layer::L0, kernel: None, author: "import".into(), rationale: "the task's reference".into(), trace: None, texts };
         me.append(EventKind::Edit { node: root })?;
         Ok(me)
@@ -72,7 +75,7 @@ impl<'a> SessionRunner<'a> {
             eprintln!("warning: {}: {w}", path.display());
         }
         let tree = CandidateTree::from_events(&loaded.events);
-        Ok(Self { log, tree, task, ev, observer: None })
+        Ok(Self { log, tree, task, ev, observer: None, deadline: None })
     }
 
     pub fn append(&mut self, kind: EventKind) -> Result<()> {
@@ -98,7 +101,12 @@ impl<'a> SessionRunner<'a> {
         let args = edit_args(&parent.texts, &req)?;
         self.append(EventKind::Proposal { author: req.author.clone(), parent: req.parent, layer: req.layer, kernel: req.kernel.clone(), rationale: req.rationale.clone() })?;
         let started = Instant::now();
-        match derive(self.ev, self.task, args).await {
+        let limit = self.deadline.map_or(DERIVE_LIMIT, |d| d.saturating_duration_since(started).min(DERIVE_LIMIT));
+        let derived = derive_within(self.ev, self.task, args, limit).await.map_err(|f| match f.class {
+            FailureClass::Timeout if limit < DERIVE_LIMIT => crate::eval::past_hard_stop("lowering the edit", started.elapsed()),
+            _ => f,
+        });
+        match derived {
             Err(failure) => {
                 self.append(EventKind::Refused { parent: req.parent, layer: req.layer, kernel: req.kernel.clone(), author: req.author.clone(), failure: failure.clone() })?;
                 Ok(Err(failure))
@@ -127,7 +135,7 @@ impl<'a> SessionRunner<'a> {
     async fn evaluate_costed(&mut self, id: u32, started: Instant, tokens_in: u64, tokens_out: u64) -> Result<()> {
         let texts = self.tree.get(id).ok_or_else(|| anyhow::anyhow!("no node {id}"))?.record.texts.clone();
         self.append(EventKind::EvalStarted { node: id })?;
-        let result = self.ev.evaluate_source(self.task, &BuildSource::from_layers(&texts)).await;
+        let result = self.ev.evaluate_source_until(self.task, &BuildSource::from_layers(&texts), self.deadline).await;
         let device_s: f64 = result.stages.iter().filter(|s| s.stage == "time" || s.stage == "check").map(|s| s.wall_s).sum();
         let cost = Cost { wall_s: started.elapsed().as_secs_f64(), tokens_in, tokens_out, device_s };
         self.append(EventKind::EvalFinished { node: id, result: Box::new(result), cost })?;
@@ -150,13 +158,21 @@ fn edit_args(parent: &LayerTexts, req: &EditRequest) -> Result<Value> {
     })
 }
 
+/// How long lowering one edit may take: TVMScript parsing, scheduling and
+/// LLVM's code generation for the L2 texts.
+const DERIVE_LIMIT: Duration = Duration::from_secs(300);
+
 /// Runs the engine's `derive` job and turns its reply into layer texts.
-pub async fn derive(ev: &Evaluator, task: &Task, mut args: Value) -> std::result::Result<LayerTexts, Failure> {
+pub async fn derive(ev: &Evaluator, task: &Task, args: Value) -> std::result::Result<LayerTexts, Failure> {
+    derive_within(ev, task, args, DERIVE_LIMIT).await
+}
+
+async fn derive_within(ev: &Evaluator, task: &Task, mut args: Value, limit: Duration) -> std::result::Result<LayerTexts, Failure> {
     let spec = task.reference_meta().map_err(|e| Failure::new(FailureClass::Task, format!("{e:#}")))?;
     args["target"] = ev.opts.target.clone();
     args["args_spec"] = serde_json::to_value(&spec.args).unwrap_or(Value::Null);
     let l0 = args["l0"].as_str().map(str::to_string);
-    let out = ev.engine.run(Job::new("derive", args, Duration::from_secs(300))).await?;
+    let out = ev.engine.run(Job::new("derive", args, limit)).await?;
     let r = out.result;
     let map = |v: &Value| -> BTreeMap<String, String> { serde_json::from_value(v.clone()).unwrap_or_default() };
     Ok(LayerTexts {
