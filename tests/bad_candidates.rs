@@ -88,23 +88,16 @@ async fn segfault_is_a_crash_and_the_engine_recovers() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn infinite_loop_times_out_and_the_engine_recovers() {
     let ev = common::evaluator(common::quick_opts()).await;
-    // The task's one-time work first (its reference outputs and baseline
-    // build, which a fresh home makes on a busy machine in tens of
-    // seconds), so the clock below sees the candidate's build and its
-    // hung check alone.
     reference_still_works(&ev).await;
-    let started = std::time::Instant::now();
     let r = eval_named(&ev, "hang").await;
     let f = r.failure.expect("a hang fails");
     assert_eq!(f.class, FailureClass::Timeout, "{f}");
-    // The check's own wall-clock limit ended it (not the CPU limit, nor a
-    // default of minutes), and soon after it fired. The build and other
-    // recorded stages are left out of the clock: under CI's load a build
-    // alone has taken tens of seconds.
+    // The check's own wall-clock limit ended it: not the CPU limit (the
+    // worker dies of SIGXCPU), nor a default of minutes. Its timer starts
+    // once the job holds this CPU and has a worker, so the test's own
+    // clock is not the check's: in CI it read 96 s past the build, with
+    // another test's timing jobs holding the CPU.
     assert!(f.message.contains("its 10 s limit"), "{f}");
-    let staged: f64 = r.stages.iter().map(|s| s.wall_s).sum();
-    let unstaged = started.elapsed().as_secs_f64() - staged;
-    assert!(unstaged < 40.0, "the timeout must fire near its 10 s limit: {unstaged:.1} s outside the recorded stages ({:?})", r.stages);
     reference_still_works(&ev).await;
 }
 
