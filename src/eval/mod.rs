@@ -159,13 +159,18 @@ impl Clock {
     }
 }
 
-/// The failure of work that a search's hard stop ended: the run's wall
-/// budget and its grace were spent while it was still in flight.
-pub fn past_hard_stop(what: &str, after: Duration) -> Failure {
-    Failure::new(
-        FailureClass::Timeout,
-        format!("{what} ran past the search's hard stop (its wall budget and the grace after it) {:.0} s after it began; the job in flight was stopped and its worker killed", after.as_secs_f64()),
-    )
+/// Runs `work` to its end, or until `deadline` (a search's hard stop: the
+/// run's wall budget and its grace). There the engine job in flight is
+/// dropped, which kills its worker (and a timing job's sides with it).
+pub async fn until<T>(deadline: Option<Instant>, what: &str, work: impl std::future::Future<Output = Result<T, Failure>>) -> Result<T, Failure> {
+    let Some(deadline) = deadline else { return work.await };
+    let started = Instant::now();
+    tokio::time::timeout_at(deadline.into(), work).await.unwrap_or_else(|_| {
+        Err(Failure::new(
+            FailureClass::Timeout,
+            format!("{what} ran past the search's hard stop (its wall budget and the grace after it) {:.0} s after it began; the job in flight was stopped and its worker killed", started.elapsed().as_secs_f64()),
+        ))
+    })
 }
 
 impl Evaluator {
@@ -235,20 +240,15 @@ impl Evaluator {
         self.evaluate_source_until(task, source, None).await
     }
 
-    /// As `evaluate_source`, ended at `deadline` (a search's hard stop). The
-    /// engine job in flight is dropped, which kills its worker and a timing
-    /// job's sides with it, so a candidate whose build or check runs for
-    /// minutes cannot hold a one-minute run for seven.
+    /// As `evaluate_source`, ended at `deadline` (see `until`), so a
+    /// candidate whose build or check runs for minutes cannot hold a
+    /// one-minute run for minutes.
     pub async fn evaluate_source_until(&self, task: &Task, source: &BuildSource, deadline: Option<Instant>) -> EvalResult {
         let started = Instant::now();
         let mut clock = Clock::default();
         let mut r = self.empty_result(task, &source.identity());
         let artifact = self.artifact_path("cand");
-        let evaluation = self.evaluate_into(task, source, &artifact, &mut r, &mut clock);
-        let outcome = match deadline {
-            None => evaluation.await,
-            Some(d) => tokio::time::timeout_at(d.into(), evaluation).await.unwrap_or_else(|_| Err(past_hard_stop("its evaluation", started.elapsed()))),
-        };
+        let outcome = until(deadline, "its evaluation", self.evaluate_into(task, source, &artifact, &mut r, &mut clock)).await;
         let _ = std::fs::remove_file(&artifact);
         if let Err(f) = outcome {
             r.failure_class = Some(f.class);

@@ -101,12 +101,7 @@ impl<'a> SessionRunner<'a> {
         let args = edit_args(&parent.texts, &req)?;
         self.append(EventKind::Proposal { author: req.author.clone(), parent: req.parent, layer: req.layer, kernel: req.kernel.clone(), rationale: req.rationale.clone() })?;
         let started = Instant::now();
-        let limit = self.deadline.map_or(DERIVE_LIMIT, |d| d.saturating_duration_since(started).min(DERIVE_LIMIT));
-        let derived = derive_within(self.ev, self.task, args, limit).await.map_err(|f| match f.class {
-            FailureClass::Timeout if limit < DERIVE_LIMIT => crate::eval::past_hard_stop("lowering the edit", started.elapsed()),
-            _ => f,
-        });
-        match derived {
+        match crate::eval::until(self.deadline, "lowering the edit", derive(self.ev, self.task, args)).await {
             Err(failure) => {
                 self.append(EventKind::Refused { parent: req.parent, layer: req.layer, kernel: req.kernel.clone(), author: req.author.clone(), failure: failure.clone() })?;
                 Ok(Err(failure))
@@ -158,21 +153,13 @@ fn edit_args(parent: &LayerTexts, req: &EditRequest) -> Result<Value> {
     })
 }
 
-/// How long lowering one edit may take: TVMScript parsing, scheduling and
-/// LLVM's code generation for the L2 texts.
-const DERIVE_LIMIT: Duration = Duration::from_secs(300);
-
 /// Runs the engine's `derive` job and turns its reply into layer texts.
-pub async fn derive(ev: &Evaluator, task: &Task, args: Value) -> std::result::Result<LayerTexts, Failure> {
-    derive_within(ev, task, args, DERIVE_LIMIT).await
-}
-
-async fn derive_within(ev: &Evaluator, task: &Task, mut args: Value, limit: Duration) -> std::result::Result<LayerTexts, Failure> {
+pub async fn derive(ev: &Evaluator, task: &Task, mut args: Value) -> std::result::Result<LayerTexts, Failure> {
     let spec = task.reference_meta().map_err(|e| Failure::new(FailureClass::Task, format!("{e:#}")))?;
     args["target"] = ev.opts.target.clone();
     args["args_spec"] = serde_json::to_value(&spec.args).unwrap_or(Value::Null);
     let l0 = args["l0"].as_str().map(str::to_string);
-    let out = ev.engine.run(Job::new("derive", args, limit)).await?;
+    let out = ev.engine.run(Job::new("derive", args, Duration::from_secs(300))).await?;
     let r = out.result;
     let map = |v: &Value| -> BTreeMap<String, String> { serde_json::from_value(v.clone()).unwrap_or_default() };
     Ok(LayerTexts {
