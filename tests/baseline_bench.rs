@@ -170,6 +170,32 @@ fn bench_writes_its_files_and_compares_runs() {
     assert_eq!(text(&after_kill).matches("finished before, kept").count(), 2, "{}", text(&after_kill));
     assert!(text(&after_kill).contains(&format!("] {torn_task}\n")), "{torn_task} runs again: {}", text(&after_kill));
 
+    // --rerun-invalid runs again a task recorded as not validly timed, and
+    // keeps what its first pass read beside the new figure.
+    let recorded = std::fs::read_to_string(&progress).unwrap();
+    let marked: Vec<String> = recorded
+        .lines()
+        .map(|l| {
+            let mut v: serde_json::Value = serde_json::from_str(l).unwrap();
+            if v["task"] == "relu" {
+                v["result"]["timing_valid"] = false.into();
+                v["result"]["speedup_median"] = 7.25.into();
+            }
+            v.to_string()
+        })
+        .collect();
+    std::fs::write(&progress, marked.join("\n") + "\n").unwrap();
+    let rerun = kwb(&["bench", "--suite", "smoke", "--out", out.to_str().unwrap(), "--resume", "--rerun-invalid"]);
+    let t = text(&rerun);
+    assert!(rerun.status.success(), "{t}");
+    assert!(t.contains("running again 1 task(s) not validly timed before: relu") && t.matches("finished before, kept").count() == 2, "{t}");
+    assert!(t.contains("] relu\n") && t.contains("relu: ") && t.contains("(before: 7.250x"), "{t}");
+    assert!(std::fs::read_to_string(out.join("report.md")).unwrap().contains("run again after a timing without confidence (--rerun-invalid): 1 tasks"));
+    let last_relu = std::fs::read_to_string(&progress).unwrap().lines().filter(|l| l.contains("\"task\":\"relu\"")).last().unwrap().to_string();
+    let last_relu: serde_json::Value = serde_json::from_str(&last_relu).unwrap();
+    assert_eq!(last_relu["earlier"][0]["speedup_median"], 7.25, "{}", last_relu["earlier"]);
+    assert_ne!(last_relu["result"]["speedup_median"], 7.25);
+
     let c = kwb(&["bench", "compare", json.to_str().unwrap(), json.to_str().unwrap()]);
     let t = text(&c);
     assert!(c.status.success(), "{t}");

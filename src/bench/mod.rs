@@ -2,6 +2,7 @@
 
 pub mod coverage;
 pub mod parity;
+pub mod passes;
 pub mod plot;
 pub mod progress;
 pub mod report;

@@ -37,6 +37,10 @@ pub struct Finished {
     /// The agent run behind it, for agent strategies.
     #[serde(default)]
     pub run: Value,
+    /// What the task's earlier passes measured, oldest first, when it ran
+    /// again after a timing without confidence (`--rerun-invalid`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub earlier: Vec<Value>,
 }
 
 pub struct Progress {
@@ -124,7 +128,7 @@ mod tests {
                          "task_hash": "", "config_hash": "", "config": null, "created_unix_s": 0}
         }))
         .unwrap();
-        Finished { task: task.into(), result, run: Value::Null }
+        Finished { task: task.into(), result, run: Value::Null, earlier: Vec::new() }
     }
 
     #[test]

@@ -2,7 +2,7 @@
 
 use crate::workspace::Workspace;
 use crate::bench::progress::{Finished, Progress, Settings};
-use crate::bench::{aggregate, table};
+use crate::bench::{aggregate, passes, table};
 use crate::eval::{BASELINE_DEFAULT, EvalOptions};
 use anyhow::{Context, Result, bail};
 use clap::Args;
@@ -53,6 +53,11 @@ pub struct BenchArgs {
     /// under the same settings.
     #[arg(long, requires = "out")]
     pub resume: bool,
+    /// With --resume: run again the finished tasks that were correct but
+    /// not validly timed (a noisy machine). Their earlier figures stay in
+    /// the record and the table, their sessions as `<task>.passN.jsonl`.
+    #[arg(long, requires = "resume")]
+    pub rerun_invalid: bool,
     /// Leave out PyTorch eager (timed beside each task when PyTorch is in
     /// the engine environment: `kwb engine setup --with-torch`).
     #[arg(long)]
@@ -110,6 +115,14 @@ pub async fn run(ctx: &Workspace, a: BenchArgs) -> Result<ExitCode> {
         Some(dir) => Some(Progress::open(dir, &settings, a.resume)?),
         None => None,
     };
+    let mut again: std::collections::BTreeMap<String, Finished> = match progress.as_mut() {
+        Some(p) if a.rerun_invalid => passes::take(p).into_iter().map(|f| (f.task.clone(), f)).collect(),
+        _ => Default::default(),
+    };
+    again.retain(|task, _| tasks.iter().any(|t| t.id() == task));
+    if a.rerun_invalid {
+        eprintln!("running again {} task(s) not validly timed before: {}", again.len(), again.keys().cloned().collect::<Vec<_>>().join(", "));
+    }
     // PyTorch eager stays on until it cannot run here (no PyTorch), which is said once.
     let mut eager = !a.no_eager && ctx.device == crate::devices::LOCAL_CPU;
     if !a.no_eager && !eager {
@@ -127,6 +140,13 @@ pub async fn run(ctx: &Workspace, a: BenchArgs) -> Result<ExitCode> {
             continue;
         }
         eprintln!("[{}/{}] {}", i + 1, tasks.len(), t.id());
+        let earlier = match (again.remove(t.id()), &a.out) {
+            (Some(before), Some(dir)) => {
+                let moved = passes::set_aside_session(&dir.join("sessions"), t.id()).with_context(|| format!("cannot set {}'s earlier session aside", t.id()))?;
+                passes::earlier_passes(&before, moved.as_deref())
+            }
+            _ => Vec::new(),
+        };
         let ev = if a.baseline == "auto" && super::run_cmd::pick_baseline(ctx, t, "auto", &ev.opts.target)? == crate::baseline::BaselineKind::Tuned { &tuned_ev } else { &ev };
         let (mut r, run) = if let Some((strategy, backend)) = &strategy {
             super::agent_runs::run_task(ctx, ev, &set, t, *strategy, backend.clone(), &a).await?
@@ -150,8 +170,12 @@ pub async fn run(ctx: &Workspace, a: BenchArgs) -> Result<ExitCode> {
                 Err(e) => eprintln!("  PyTorch eager: {e:#}"),
             }
         }
+        let mut run = run;
+        if strategy.is_some() && !earlier.is_empty() {
+            run["earlier_passes"] = json!(earlier);
+        }
         if let Some(p) = progress.as_mut() {
-            p.record(Finished { task: t.id().to_string(), result: r.clone(), run: run.clone() })?;
+            p.record(Finished { task: t.id().to_string(), result: r.clone(), run: run.clone(), earlier })?;
         }
         results.push(r);
         if strategy.is_some() {
@@ -202,7 +226,8 @@ pub async fn run(ctx: &Workspace, a: BenchArgs) -> Result<ExitCode> {
     let out = json!({"schema": 1, "suite": a.suite, "agent": a.agent, "baseline": baseline, "baseline_coverage": coverage,
                      "aggregate": aggregate(&results), "by_group": crate::bench::breakdown(&results, &groups), "results": results,
                      "agent_runs": runs, "budget_per_task_s": a.budget.as_secs_f64(), "max_candidates": a.max_candidates});
-    let table = table(&results, &a.agent, &baseline, &groups) + &crate::bench::parity::summary(&runs).unwrap_or_default();
+    let reruns = progress.as_ref().and_then(|p| passes::summary(tasks.iter().filter_map(|t| p.done.get(t.id()))));
+    let table = table(&results, &a.agent, &baseline, &groups) + &crate::bench::parity::summary(&runs).unwrap_or_default() + &reruns.unwrap_or_default();
     if let Some(dir) = &a.out {
         crate::bench::report::write(dir, &out, &results, &table)?;
         eprintln!("wrote results.json, results.csv and report.md to {}", dir.display());
