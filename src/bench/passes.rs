@@ -80,24 +80,11 @@ pub fn summary<'a>(records: impl IntoIterator<Item = &'a Finished>) -> Option<St
 
 #[cfg(test)]
 mod tests {
-    use super::super::progress::{Progress, Settings};
+    use super::super::progress::{Progress, Settings, finished_for_test as finished};
     use super::*;
 
     fn settings() -> Settings {
         Settings { suite: "l1".into(), agent: "layered-builtin".into(), baseline: "tuned".into(), device: "local-cpu".into(), budget_per_task_s: 60.0, max_candidates: 30, pairs: 15, eager: true }
-    }
-
-    fn finished(task: &str, correct: bool, valid: bool, speedup: f64, ci: f64) -> Finished {
-        let result = serde_json::from_value(json!({
-            "task": task, "candidate_sha256": "0", "compile_ok": true, "correct": correct, "seeds": [], "max_errors": [],
-            "failure_class": null, "failure": null, "candidate_ms": 1.0, "baseline_ms": speedup, "speedup_median": speedup,
-            "timing_valid": valid, "spread": null, "ci": ci, "samples": 0, "sample_list": [], "timing_rounds": 0,
-            "compile_s": null, "wall_s": 0.0, "engine_overhead_s": 0.0, "stages": [],
-            "manifest": {"kwb_version": "0", "protocol": 1, "versions": null, "target": null, "device": "d", "baseline": "b",
-                         "task_hash": "", "config_hash": "", "config": null, "created_unix_s": 0}
-        }))
-        .unwrap();
-        Finished { task: task.into(), result, run: Value::Null, earlier: Vec::new() }
     }
 
     #[test]

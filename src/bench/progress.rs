@@ -110,6 +110,22 @@ fn write_atomically(path: &Path, text: &str) -> Result<()> {
     Ok(())
 }
 
+/// A finished task's record for tests: a result of `speedup`
+/// with interval `ci`, validly timed or not.
+#[cfg(test)]
+pub(crate) fn finished_for_test(task: &str, correct: bool, valid: bool, speedup: f64, ci: f64) -> Finished {
+    let result: EvalResult = serde_json::from_value(serde_json::json!({
+        "task": task, "candidate_sha256": "0", "compile_ok": true, "correct": correct, "seeds": [], "max_errors": [],
+        "failure_class": null, "failure": null, "candidate_ms": 1.0, "baseline_ms": speedup, "speedup_median": speedup,
+        "timing_valid": valid, "spread": null, "ci": ci, "samples": 0, "sample_list": [], "timing_rounds": 0,
+        "compile_s": null, "wall_s": 0.0, "engine_overhead_s": 0.0, "stages": [],
+        "manifest": {"kwb_version": "0", "protocol": 1, "versions": null, "target": null, "device": "d", "baseline": "b",
+                     "task_hash": "", "config_hash": "", "config": null, "created_unix_s": 0}
+    }))
+    .unwrap();
+    Finished { task: task.into(), result, run: Value::Null, earlier: Vec::new() }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -119,16 +135,7 @@ mod tests {
     }
 
     fn finished(task: &str) -> Finished {
-        let result: EvalResult = serde_json::from_value(serde_json::json!({
-            "task": task, "candidate_sha256": "0", "compile_ok": true, "correct": true, "seeds": [], "max_errors": [],
-            "failure_class": null, "failure": null, "candidate_ms": 1.0, "baseline_ms": 2.0, "speedup_median": 2.0,
-            "timing_valid": true, "spread": null, "ci": null, "samples": 0, "sample_list": [], "timing_rounds": 0,
-            "compile_s": null, "wall_s": 0.0, "engine_overhead_s": 0.0, "stages": [],
-            "manifest": {"kwb_version": "0", "protocol": 1, "versions": null, "target": null, "device": "d", "baseline": "b",
-                         "task_hash": "", "config_hash": "", "config": null, "created_unix_s": 0}
-        }))
-        .unwrap();
-        Finished { task: task.into(), result, run: Value::Null, earlier: Vec::new() }
+        finished_for_test(task, true, true, 2.0, 0.0)
     }
 
     #[test]
