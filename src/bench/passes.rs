@@ -26,15 +26,20 @@ pub fn take(progress: &mut Progress) -> Vec<Finished> {
     tasks.iter().filter_map(|t| progress.done.remove(t)).collect()
 }
 
-/// Moves a task's session out of the way of its new pass, to
-/// `<task>.pass<N>.jsonl` (the first N not taken); where it went, if there
-/// was one.
-pub fn set_aside_session(sessions: &Path, task: &str) -> std::io::Result<Option<PathBuf>> {
+/// Moves a task's session out of the way of its next pass, to
+/// `<task>.pass<N>.jsonl` for the pass `before` was; where that session is
+/// now, if there was one. When that name is taken, an earlier call set it
+/// aside already and the run after it was stopped: the stopped pass's
+/// session stays, and the search goes on from it.
+pub fn set_aside_session(sessions: &Path, task: &str, before: &Finished) -> std::io::Result<Option<PathBuf>> {
+    let to = sessions.join(format!("{task}.pass{}.jsonl", before.earlier.len() + 1));
+    if to.exists() {
+        return Ok(Some(to));
+    }
     let current = sessions.join(format!("{task}.jsonl"));
     if !current.exists() {
         return Ok(None);
     }
-    let to = (1..).map(|n| sessions.join(format!("{task}.pass{n}.jsonl"))).find(|p| !p.exists()).expect("an unused name");
     std::fs::rename(&current, &to)?;
     Ok(Some(to))
 }
@@ -107,10 +112,16 @@ mod tests {
         let p2 = Progress::open(dir.path(), &settings(), true).unwrap();
         assert_eq!(p2.done["exp"].result.speedup_median, Some(13.4));
 
-        let moved = set_aside_session(&sessions, "exp").unwrap().unwrap();
+        let moved = set_aside_session(&sessions, "exp", &again[0]).unwrap().unwrap();
         assert_eq!(moved, sessions.join("exp.pass1.jsonl"));
         assert_eq!(std::fs::read_to_string(&moved).unwrap(), "first pass\n");
-        assert!(set_aside_session(&sessions, "exp").unwrap().is_none(), "nothing left to move");
+        // The second pass is stopped part way and run again: its session
+        // stays for the search to go on from, and the first pass keeps its name.
+        std::fs::write(sessions.join("exp.jsonl"), "second pass, stopped\n").unwrap();
+        assert_eq!(set_aside_session(&sessions, "exp", &again[0]).unwrap().unwrap(), moved);
+        assert_eq!(std::fs::read_to_string(&moved).unwrap(), "first pass\n");
+        assert!(sessions.join("exp.jsonl").exists());
+        assert!(set_aside_session(&sessions, "relu", &again[0]).unwrap().is_none(), "no session, nothing to move");
 
         let mut p = Progress::open(dir.path(), &settings(), true).unwrap();
         let mut second = finished("exp", true, true, 10.0, 0.004);

@@ -142,7 +142,7 @@ pub async fn run(ctx: &Workspace, a: BenchArgs) -> Result<ExitCode> {
         eprintln!("[{}/{}] {}", i + 1, tasks.len(), t.id());
         let earlier = match (again.remove(t.id()), &a.out) {
             (Some(before), Some(dir)) => {
-                let moved = passes::set_aside_session(&dir.join("sessions"), t.id()).with_context(|| format!("cannot set {}'s earlier session aside", t.id()))?;
+                let moved = passes::set_aside_session(&dir.join("sessions"), t.id(), &before).with_context(|| format!("cannot set {}'s earlier session aside", t.id()))?;
                 passes::earlier_passes(&before, moved.as_deref())
             }
             _ => Vec::new(),
