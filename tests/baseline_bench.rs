@@ -171,14 +171,18 @@ fn bench_writes_its_files_and_compares_runs() {
     assert!(text(&after_kill).contains(&format!("] {torn_task}\n")), "{torn_task} runs again: {}", text(&after_kill));
 
     // --rerun-invalid runs again a task recorded as not validly timed, and
-    // keeps what its first pass read beside the new figure.
+    // keeps what its first pass read beside the new figure. The record is
+    // set so that relu alone is invalid: on a loaded machine any of the
+    // three can end without confidence.
     let recorded = std::fs::read_to_string(&progress).unwrap();
     let marked: Vec<String> = recorded
         .lines()
         .map(|l| {
             let mut v: serde_json::Value = serde_json::from_str(l).unwrap();
+            if v["result"].is_object() {
+                v["result"]["timing_valid"] = (v["task"] != "relu").into();
+            }
             if v["task"] == "relu" {
-                v["result"]["timing_valid"] = false.into();
                 v["result"]["speedup_median"] = 7.25.into();
             }
             v.to_string()
