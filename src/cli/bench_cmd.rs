@@ -148,7 +148,7 @@ pub async fn run(ctx: &Workspace, a: BenchArgs) -> Result<ExitCode> {
             _ => Vec::new(),
         };
         let ev = if a.baseline == "auto" && super::run_cmd::pick_baseline(ctx, t, "auto", &ev.opts.target)? == crate::baseline::BaselineKind::Tuned { &tuned_ev } else { &ev };
-        let (mut r, run) = if let Some((strategy, backend)) = &strategy {
+        let (mut r, mut run) = if let Some((strategy, backend)) = &strategy {
             super::agent_runs::run_task(ctx, ev, &set, t, *strategy, backend.clone(), &a).await?
         } else {
             let source = match &a.candidates {
@@ -170,7 +170,6 @@ pub async fn run(ctx: &Workspace, a: BenchArgs) -> Result<ExitCode> {
                 Err(e) => eprintln!("  PyTorch eager: {e:#}"),
             }
         }
-        let mut run = run;
         if strategy.is_some() && !earlier.is_empty() {
             run["earlier_passes"] = json!(earlier);
         }
