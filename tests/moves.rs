@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::moves::{first_rows_move, l1_moves_of, req, timed_evaluator, trace_of};
+use common::moves::{first_rows_move, l1_moves_of, least_alternated_ms, req, timed_evaluator, trace_of};
 
 use kwb::ir::Layer;
 use kwb::session::runner::{EditBody, SessionRunner};
@@ -463,7 +463,7 @@ async fn graph_moves_are_offered_only_where_they_apply() {
 /// back to NCHW (the output's last axis is the input's third) is tiled
 /// over both swapped axes, the tile read into a local buffer a vector at a
 /// time. Correct, and not slower than TVM's build of the same copy in the
-/// profile, on the least of three alternated profiles per side. How much
+/// profile, on the least of alternated profiles per side. How much
 /// faster depends on the core: 24.9 against 6.7 us on an Emerald Rapids
 /// core, 24.3 against 25.7 us on a Zen 4 core (where the tile's transposed
 /// vectors cost as much as the strided reads they replace), so the bound
@@ -493,25 +493,9 @@ async fn a_layout_copy_is_tiled_over_its_swapped_axes_and_stays_correct() {
     assert_eq!(tir.matches("T.unroll(T.int64(16))").count(), 3, "the tile's rows and its write-out are not unrolled: {tir}");
     assert!(node.result.as_ref().is_some_and(|r| r.correct), "{:?}", node.result);
 
-    let profile = |l1: String| {
-        let args = json!({"l1_module": l1, "target": ev.opts.target, "args_spec": task.reference_meta().unwrap().args});
-        let engine = &ev.engine;
-        async move { engine.run(kwb::engine::Job::new("profile", args, Duration::from_secs(300)).exclusive()).await.unwrap().result }
-    };
-    let ms_of = |p: &Value| p["kernels"].as_array().unwrap().iter().find(|k| k["name"] == back.as_str()).and_then(|k| k["ms"].as_f64()).unwrap();
-    // Alternated and the least kept per side: a busy machine slows one
-    // profile, rarely all of them (one pair measured 1.25x beside a CI run,
-    // the least of three 1.44x in another). Three rounds, and up to eight
-    // while the bound is not met: the least of each side only falls toward
-    // its time with more rounds, and both sides get the same number.
-    let (mut before, mut after) = (f64::INFINITY, f64::INFINITY);
-    for round in 0..8 {
-        before = before.min(ms_of(&profile(texts.l1_module.clone()).await));
-        after = after.min(ms_of(&profile(node.record.texts.l1_module.clone()).await));
-        if round >= 2 && after < 1.2 * before {
-            break;
-        }
-    }
+    // Alternated and the least kept per side (one pair measured 1.25x
+    // beside a CI run, the least of three 1.44x in another).
+    let (before, after) = least_alternated_ms(&ev, task, &back, &texts.l1_module, &node.record.texts.l1_module, |before, after| after < 1.2 * before).await;
     eprintln!("the copy: {before:.4} ms, tiled {after:.4} ms");
     assert!(after < 1.2 * before, "the tiled copy takes {after:.4} ms against {before:.4} ms");
 
@@ -526,9 +510,9 @@ async fn a_layout_copy_is_tiled_over_its_swapped_axes_and_stays_correct() {
 /// weights `in` apart. The packed micro-kernel copies each strip of the
 /// weight into [out / 16, in, 16] once, outermost, so every row tile loads
 /// contiguous vectors; only packed tiles are offered there. Correct, and
-/// faster than the same tile and loop order without the copy, node
-/// against node: 1.42x on an Emerald Rapids core, 1.10x to 1.15x on a Zen 4
-/// core, quiet or loaded (asserted at 1.05x). The unpacked tile in the
+/// faster than the same tile and loop order without the copy, kernel
+/// against kernel in alternated profiles: 1.42x on an Emerald Rapids core,
+/// 1.10x to 1.15x on a Zen 4 core (asserted at 1.05x). The unpacked tile in the
 /// row-major order offered before took 3x to 4x the packed one's time.
 #[tokio::test]
 async fn a_linears_output_major_weight_is_packed_per_column_strip() {
@@ -550,18 +534,22 @@ async fn a_linears_output_major_weight_is_packed_per_column_strip() {
     // The same tile and loop order without the copy.
     let plain: Vec<String> = packed.iter().filter(|l| !l.contains("Bp") && !l.contains("BL")).cloned().collect();
     assert_eq!(packed.len(), plain.len() + 5, "the pack is not five trace lines: {packed:?}");
-    let mut speed = vec![];
+    let mut modules = vec![];
     for (name, trace) in [("packed", packed), ("plain", plain)] {
         let n = s.edit(req(n1, Layer::L1, Some(&kernel), EditBody::Trace(trace), name)).await.unwrap().expect("the micro-kernel applies");
         let node = s.tree.get(n).unwrap();
         let r = node.result.clone().unwrap();
         assert!(r.correct, "{name}: {:?}", r.failure);
-        speed.push(r.speedup_median.expect("timed"));
         if name == "packed" {
             let tir = &node.record.texts.l1[&kernel];
             assert!(tir.contains("_global = T.sblock_alloc_buffer((T.int64(") && tir.contains("T.int64(16)))"), "no packed [out / 16, in, 16] buffer: {tir}");
         }
+        modules.push(node.record.texts.l1_module.clone());
     }
-    eprintln!("packed {:.3}x, unpacked {:.3}x of the baseline", speed[0], speed[1]);
-    assert!(speed[0] > 1.05 * speed[1], "packed {:.3}x against unpacked {:.3}x of the baseline", speed[0], speed[1]);
+    // The two nodes' kernels against each other, alternated (their speedups
+    // over the baseline, each measured on its own, read 8.94x against 9.19x
+    // once under CI load).
+    let (packed_ms, plain_ms) = least_alternated_ms(&ev, task, &kernel, &modules[0], &modules[1], |packed, plain| plain > 1.05 * packed).await;
+    eprintln!("the matmul packed {packed_ms:.4} ms, unpacked {plain_ms:.4} ms");
+    assert!(plain_ms > 1.05 * packed_ms, "packed {packed_ms:.4} ms against unpacked {plain_ms:.4} ms");
 }
