@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::moves::{l1_moves_of, req, timed_evaluator, trace_of};
+use common::moves::{l1_moves_of, least_alternated_ms, req, timed_evaluator, trace_of};
 use kwb::ir::Layer;
 use kwb::session::runner::{EditBody, SessionRunner};
 use serde_json::{Value, json};
@@ -28,9 +28,9 @@ async fn pointwise_line<'a>(ev: &'a kwb::eval::Evaluator, set: &'a kwb::tasks::T
 /// only register tiles had 4 lanes or predicated ones. The first L1 move
 /// now cuts the pixels at 192: a micro-kernel of 16-lane strips over
 /// those, one 4-lane vector over the rest. Correct, and faster than the
-/// best plain tile offered beside it, node against node (the matmul alone
-/// on an Emerald Rapids core: 0.084 against 0.308 ms; asserted at 1.25x
-/// over the whole graph, where the bias, ReLU and mean stay as they were).
+/// best plain tile offered beside it, the matmul against the matmul in
+/// alternated profiles (0.084 against 0.308 ms on an Emerald Rapids core;
+/// asserted at 1.25x).
 #[tokio::test]
 async fn a_matmul_over_196_pixels_gets_a_micro_kernel_on_192_and_one_narrow_vector() {
     let ev = timed_evaluator().await;
@@ -45,22 +45,24 @@ async fn a_matmul_over_196_pixels_gets_a_micro_kernel_on_192_and_one_narrow_vect
     assert!(first["name"].as_str().unwrap().starts_with("ragged"), "the ragged micro-kernel is not offered first: {out}");
     assert!(trace_of(first).iter().any(|l| l.contains("loop_partition") && l.contains("[192, None]")), "not cut at 192: {first}");
     let plain: &Value = moves.iter().find(|m| m["name"].as_str().unwrap().starts_with("tile")).unwrap_or_else(|| panic!("no plain tile: {out}"));
-    let mut speed = vec![];
+    let mut modules = vec![];
     for m in [first, plain] {
         let name = m["name"].as_str().unwrap();
         let n = s.edit(req(n1, Layer::L1, Some(&kernel), EditBody::Trace(trace_of(m)), name)).await.unwrap().expect("the move applies");
         let node = s.tree.get(n).unwrap();
         let r = node.result.clone().unwrap();
         assert!(r.correct, "{name}: {:?}", r.failure);
-        speed.push(r.speedup_median.expect("timed"));
         if name.starts_with("ragged") {
             let tir = &node.record.texts.l1[&kernel];
             assert!(tir.contains("in T.vectorized(T.int64(16))") && tir.contains("T.vectorized(T.int64(192), T.int64(196))"), "no 16-lane strips and 4-lane rest: {tir}");
             assert!(!tir.contains("T.where"), "a strip is predicated: {tir}");
         }
+        modules.push(node.record.texts.l1_module.clone());
     }
-    eprintln!("ragged {:.3}x, plain tile {:.3}x of TVM's default build", speed[0], speed[1]);
-    assert!(speed[0] > 1.25 * speed[1], "ragged {:.3}x against the plain tile's {:.3}x", speed[0], speed[1]);
+    let task = set.get("conv_avgpool_linear_head").unwrap();
+    let (ragged, tile) = least_alternated_ms(&ev, task, &kernel, &modules[0], &modules[1], |ragged, tile| tile > 1.25 * ragged).await;
+    eprintln!("the matmul ragged {ragged:.4} ms, plain tile {tile:.4} ms");
+    assert!(tile > 1.25 * ragged, "ragged {ragged:.4} ms against the plain tile's {tile:.4} ms");
 }
 
 /// After that matmul, the bias and ReLU over NCHW's 14 x 14 pixels: no
@@ -68,7 +70,7 @@ async fn a_matmul_over_196_pixels_gets_a_micro_kernel_on_192_and_one_narrow_vect
 /// kernel ran scalar (192 us on a Zen 4 core, a little less than the
 /// ragged matmul's own time). Its pixels are now fused into one loop of
 /// 196 and cut at 192: 16-lane vectors, then one of 4 (8 us). Correct, and
-/// the graph faster than with the matmul's move alone.
+/// the kernel faster than before in alternated profiles (asserted at 2x).
 #[tokio::test]
 async fn a_bias_and_relu_over_rows_of_14_is_fused_over_its_pixels_and_cut_at_the_last_vector() {
     let ev = timed_evaluator().await;
@@ -91,10 +93,10 @@ async fn a_bias_and_relu_over_rows_of_14_is_fused_over_its_pixels_and_cut_at_the
     assert!(r.correct, "{:?}", r.failure);
     let tir = &node.record.texts.l1[&kernel];
     assert!(tir.contains("in T.vectorized(T.int64(16))") && tir.contains("T.vectorized(T.int64(192), T.int64(196))"), "no 16-lane vectors and 4-lane rest: {tir}");
-    let before = s.tree.get(n2).unwrap().result.clone().unwrap().speedup_median.expect("timed");
-    let after = r.speedup_median.expect("timed");
-    eprintln!("matmul's move alone {before:.3}x, with the pixels fused {after:.3}x of TVM's default build");
-    assert!(after > 1.3 * before, "{after:.3}x against {before:.3}x");
+    let task = set.get("conv_avgpool_linear_head").unwrap();
+    let (before, after) = least_alternated_ms(&ev, task, &kernel, &texts.l1_module, &node.record.texts.l1_module, |before, after| before > 2.0 * after).await;
+    eprintln!("the bias and ReLU {before:.4} ms, with the pixels fused and cut {after:.4} ms");
+    assert!(before > 2.0 * after, "{after:.4} ms against {before:.4} ms");
 }
 
 /// Trailing axes are fused only where every operand indexes all of them or
