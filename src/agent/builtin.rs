@@ -8,10 +8,13 @@
 //! for that kernel in rounds ranked by a cost model trained on the
 //! kernel's measured variants (see the engine's `space.py`). Before any of
 //! that, it carries a schedule that won on another branch to a kernel here
-//! with the same text (`reuse`).
+//! with the same text (`reuse`). On a graph whose time is spread over many
+//! kernels, it offers once per node a sweep: every open kernel's
+//! first-ranked move in one candidate (`sweep`).
 
 use super::hardware::{PathFacts, kernel_for};
 use super::reuse;
+use super::sweep;
 use super::{Agent, AgentContext, BoxFuture, EditProposal, Proposal, Tools, Turn, Usage};
 use crate::engine::{Engine, Job};
 use crate::ir::Layer;
@@ -42,6 +45,8 @@ pub struct BuiltinAgent {
     space_rounds: HashMap<(u32, String), u32>,
     /// Schedules carried from other branches, per (node, kernel) offered.
     reused: HashSet<(u32, String)>,
+    /// Nodes a sweep was considered at.
+    swept: HashSet<u32>,
 }
 
 /// Rounds of MetaSchedule design-space sampling the L1 agent spends on one
@@ -54,7 +59,7 @@ const SPACE_MIN_SHARE: f64 = 0.10;
 
 impl BuiltinAgent {
     pub fn new(layer: Layer, engine: Engine, target: Value) -> Self {
-        Self { layer, engine, target, queues: HashMap::new(), names: HashMap::new(), space_rounds: HashMap::new(), reused: HashSet::new() }
+        Self { layer, engine, target, queues: HashMap::new(), names: HashMap::new(), space_rounds: HashMap::new(), reused: HashSet::new(), swept: HashSet::new() }
     }
 
     async fn fetch(&mut self, ctx: &AgentContext<'_>, kernel: &str) -> Result<VecDeque<Move>, String> {
@@ -99,6 +104,46 @@ impl BuiltinAgent {
         });
         let out = self.engine.run(Job::new("l1_space_moves", args, Duration::from_secs(300))).await.map_err(|f| f.to_string())?;
         Ok(self.moves_of(&out.result))
+    }
+
+    /// A sweep at the context's node, where its time is spread over enough
+    /// open kernels with moves (`sweep::kernels`). Each kernel's move list is
+    /// fetched as its own round would fetch it, and its first trace is left
+    /// in the queue: a sweep that loses leaves every kernel's round as it was.
+    async fn sweep(&mut self, ctx: &AgentContext<'_>) -> Option<Turn> {
+        let profile = ctx.profile?;
+        let facts = PathFacts::of(ctx.tree, ctx.node);
+        let open = sweep::kernels(profile, &facts.l1_kernels, |k| self.reused.contains(&(ctx.node, k.to_string())));
+        if open.is_empty() {
+            return None;
+        }
+        let (mut traces, mut picked, mut share, mut missing) = (vec![], vec![], 0.0, vec![]);
+        for (kernel, s) in open {
+            let key = (ctx.node, kernel.clone());
+            if !self.queues.contains_key(&key) {
+                let q = self.fetch(ctx, &kernel).await.unwrap_or_else(|e| {
+                    missing.push(format!("`{kernel}`: {e}"));
+                    VecDeque::new()
+                });
+                self.queues.insert(key.clone(), q);
+            }
+            let first = self.queues[&key].iter().find_map(|m| match &m.body {
+                EditBody::Trace(lines) => Some((m.name.clone(), lines.clone())),
+                _ => None,
+            });
+            if let Some((name, lines)) = first {
+                traces.push((kernel.clone(), lines));
+                picked.push((kernel, name));
+                share += s;
+            }
+        }
+        let mut transcript = vec![format!("a sweep over {} kernels ({:.0}% of the kernel time)", picked.len(), share * 100.0)];
+        transcript.extend(missing.into_iter().map(|m| format!("no moves for {m}")));
+        if picked.len() < sweep::MIN_KERNELS {
+            return None;
+        }
+        let proposal = EditProposal { layer: Layer::L1, kernel: None, body: EditBody::Traces(traces), rationale: sweep::rationale(&picked, share) };
+        Some(Turn { proposal: Proposal::Edit(proposal), usage: Usage::default(), transcript })
     }
 
     /// The kernels this agent may work on at `node`, in the order to try them.
@@ -171,6 +216,12 @@ impl Agent for BuiltinAgent {
                 );
                 let proposal = EditProposal { layer: Layer::L1, kernel: Some(r.kernel), body: EditBody::Text(r.text), rationale };
                 return Ok(Turn { proposal: Proposal::Edit(proposal), usage: Usage::default(), transcript: vec![] });
+            }
+            if self.layer == Layer::L1
+                && self.swept.insert(ctx.node)
+                && let Some(turn) = self.sweep(ctx).await
+            {
+                return Ok(turn);
             }
             let mut transcript = vec![];
             for kernel in self.kernels(ctx) {

@@ -40,6 +40,13 @@ impl PathFacts {
             match (n.record.layer, &n.record.kernel) {
                 (Layer::L0, _) => f.l0_edits += 1,
                 (Layer::L1, Some(k)) => f.l1_kernels.push(k.clone()),
+                // A sweep names no kernel: it rescheduled each kernel whose
+                // text it changed.
+                (Layer::L1, None) => {
+                    let before = n.record.parent.and_then(|p| tree.get(p)).map(|p| &p.record.texts.l1);
+                    let changed = n.record.texts.l1.iter().filter(|(k, t)| before.and_then(|b| b.get(*k)) != Some(*t));
+                    f.l1_kernels.extend(changed.map(|(k, _)| k.clone()));
+                }
                 (Layer::L2, Some(k)) => f.l2_kernels.push(k.clone()),
                 _ => {}
             }

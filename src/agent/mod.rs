@@ -17,6 +17,7 @@ mod reuse;
 mod rewrite_lines;
 mod roster;
 mod search;
+mod sweep;
 pub mod session_tools;
 pub mod supervisor;
 

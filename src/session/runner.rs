@@ -32,6 +32,45 @@ pub enum EditBody {
     Text(String),
     /// L1 only: schedule primitives applied to the parent's kernel.
     Trace(Vec<String>),
+    /// L1 only, naming no kernel: one trace for each of several kernels,
+    /// applied in turn as one candidate (a sweep over a graph's kernels).
+    Traces(Vec<(String, Vec<String>)>),
+}
+
+/// How a sweep's traces read as one text: each kernel's trace under a
+/// `# kernel <name>` line.
+const SWEEP_HEADER: &str = "# kernel ";
+
+impl EditBody {
+    /// The body as a person edits it in $EDITOR.
+    pub fn editable_text(&self) -> String {
+        match self {
+            EditBody::Text(t) => t.clone(),
+            EditBody::Trace(lines) => lines.join("\n"),
+            EditBody::Traces(traces) => traces.iter().map(|(k, lines)| format!("{SWEEP_HEADER}{k}\n{}", lines.join("\n"))).collect::<Vec<_>>().join("\n"),
+        }
+    }
+
+    /// A body of the same kind from a person's edit of `editable_text`.
+    pub fn edited(&self, t: String) -> EditBody {
+        let lines = |t: &str| t.lines().map(str::to_string).filter(|l| !l.trim().is_empty()).collect::<Vec<_>>();
+        match self {
+            EditBody::Text(_) => EditBody::Text(t),
+            EditBody::Trace(_) => EditBody::Trace(lines(&t)),
+            EditBody::Traces(_) => {
+                let mut traces: Vec<(String, Vec<String>)> = vec![];
+                for l in lines(&t) {
+                    match (l.strip_prefix(SWEEP_HEADER), traces.last_mut()) {
+                        (Some(k), _) => traces.push((k.trim().to_string(), vec![])),
+                        (None, Some((_, steps))) => steps.push(l),
+                        // Lines before the first header belong to no kernel; the engine would refuse them anyway.
+                        (None, None) => traces.push((String::new(), vec![l])),
+                    }
+                }
+                EditBody::Traces(traces)
+            }
+        }
+    }
 }
 
 pub struct SessionRunner<'a> {
@@ -144,12 +183,18 @@ fn edit_args(parent: &LayerTexts, req: &EditRequest) -> Result<Value> {
         (Layer::L0, EditBody::Text(t)) => json!({"l0": t}),
         (Layer::L1, EditBody::Text(t)) => json!({"l1_module": parent.l1_module, "kernel": kernel_needed()?, "text": t}),
         (Layer::L1, EditBody::Trace(steps)) => json!({"l1_module": parent.l1_module, "kernel": kernel_needed()?, "trace": steps}),
+        (Layer::L1, EditBody::Traces(traces)) => {
+            if req.kernel.is_some() || traces.is_empty() {
+                bail!("a sweep names its kernels in its traces, and has at least one");
+            }
+            json!({"l1_module": parent.l1_module, "traces": traces})
+        }
         (Layer::L2, EditBody::Text(t)) => {
             let mut overrides = parent.l2_overrides.clone();
             overrides.insert(kernel_needed()?, t.clone());
             json!({"l1_module": parent.l1_module, "l2_overrides": overrides})
         }
-        (layer, EditBody::Trace(_)) => bail!("a schedule trace is an L1 edit, not {layer}"),
+        (layer, EditBody::Trace(_) | EditBody::Traces(_)) => bail!("a schedule trace is an L1 edit, not {layer}"),
     })
 }
 

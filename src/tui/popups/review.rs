@@ -15,6 +15,7 @@ pub fn draw(f: &mut Frame, app: &App, body: Rect) {
     // As tall as the proposal needs, within the lower part of the screen.
     let wanted = match &p.body {
         EditBody::Trace(steps) => steps.len() as u16 + 3,
+        EditBody::Traces(traces) => traces.iter().map(|(_, steps)| steps.len() as u16 + 1).sum::<u16>() + 3,
         EditBody::Text(_) => 16,
     };
     let h = wanted.clamp(5, body.height.saturating_sub(2).clamp(5, 16));
@@ -30,6 +31,12 @@ pub fn draw(f: &mut Frame, app: &App, body: Rect) {
         EditBody::Trace(steps) => {
             for s in steps {
                 lines.push(Line::from(styled(app, "diff.plus", format!("+ {s}"))));
+            }
+        }
+        EditBody::Traces(traces) => {
+            for (kernel, steps) in traces {
+                lines.push(Line::from(styled(app, "ui.dim", format!("`{kernel}`"))));
+                lines.extend(steps.iter().map(|s| Line::from(styled(app, "diff.plus", format!("+ {s}")))));
             }
         }
         EditBody::Text(new) => {

@@ -107,6 +107,7 @@ def derive(args):
       {"l0": text}                                   an L0 edit (or the root)
       {"l1_module": text, "kernel": k, "text": t}    an L1 edit of one kernel
       {"l1_module": text, "kernel": k, "trace": [..]} an L1 schedule trace
+      {"l1_module": text, "traces": [[k, [..]], ..]}   one trace per kernel, in turn
       {"l1_module": text}                            re-derive below L1
     plus "l2_overrides": {kernel: LLVM IR} to carry or apply.
     """
@@ -128,6 +129,8 @@ def derive(args):
             l1 = _replace_kernel(l1, kernel, args["text"])
         elif args.get("trace") is not None:
             l1, trace_out = _apply_trace(l1, kernel, args["trace"])
+        elif args.get("traces") is not None:
+            l1 = _apply_traces(l1, args["traces"])
     if target.kind.name != "llvm":
         from . import gpu
 
@@ -214,6 +217,30 @@ def _apply_trace(mod, kernel, steps):
         line = next((f.lineno for f in reversed(traceback.extract_tb(e.__traceback__)) if f.filename == "<trace>"), None)
         raise JobError(errors.SYNTAX_API, f"trace line {line}: {type(e).__name__}: {first_line(e)}", "trace", line, None)
     return sch.mod, str(sch.trace)
+
+
+def _apply_traces(mod, traces):
+    """One schedule trace per kernel, in turn: a sweep over a graph's
+    kernels is one candidate. Any trace that fails refuses the whole edit,
+    naming its kernel; nothing is applied in part."""
+    if not isinstance(traces, list) or not traces:
+        raise JobError(errors.SYNTAX_API, "`traces` is a list of [kernel, [lines]] pairs", "trace")
+    seen = set()
+    for pair in traces:
+        if not (isinstance(pair, list) and len(pair) == 2 and isinstance(pair[0], str) and isinstance(pair[1], list)):
+            raise JobError(errors.SYNTAX_API, "`traces` is a list of [kernel, [lines]] pairs", "trace")
+        kernel, steps = pair
+        if kernel in seen:
+            raise JobError(errors.SYNTAX_API, f"`{kernel}` has two traces in one edit", "trace")
+        seen.add(kernel)
+        if kernel not in kernels_of(mod):
+            raise JobError(errors.SYNTAX_API, f"no kernel `{kernel}`; kernels: {', '.join(sorted(kernels_of(mod)))}", "l1")
+        try:
+            mod, _ = _apply_trace(mod, kernel, steps)
+        except JobError as e:
+            e.message = f"`{kernel}`: {e.message}"
+            raise
+    return mod
 
 
 def _gathered_bytes(mod):

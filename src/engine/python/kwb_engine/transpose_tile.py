@@ -10,7 +10,15 @@ the input in L1 while it is written out. Measured on conv2d_5x5 after its
 NHWC move (Emerald Rapids, one core): the output's NHWC to NCHW copy
 (32 x 32 x 32) 24.9 us with TVM's default, 8.9 us tiled 16 x 16 with a
 vectorized row, 6.7 us with the tile first read into a local buffer a
-vector at a time; the input's copy (16 x 32 x 32) 6.2, 4.9 and 3.5 us."""
+vector at a time; the input's copy (16 x 32 x 32) 6.2, 4.9 and 3.5 us.
+
+A weight's copy from OIHW to HWIO walks the window (3 wide, say) last in
+the input, which no tile divides. Its tile takes the two channel axes
+instead and walks the window inside it, so the tile's input (16 x 16 x
+the window) stays in L1 while each window position's rows are written.
+Measured on resnet18_slim's 128 x 128 x 3 x 3 weight (Zen 4, one core,
+alone): 0.091 ms with TVM's default, 0.089 ms with the copy's row
+vectorized, 0.027 ms tiled with the window inside."""
 
 import tvm
 from tvm import s_tir
@@ -32,10 +40,22 @@ def _last_var(region, ivars):
     return next((i for i, v in enumerate(ivars) if v.same_as(m)), None)
 
 
+def _axis_vars(region, ivars):
+    """Which iterator indexes each axis of the region, alone (None for an
+    expression)."""
+    out = []
+    for r in region:
+        m = r.min
+        ok = isinstance(m, tvm.tirx.Var) and int(r.extent) == 1
+        out.append(next((i for i, v in enumerate(ivars) if v.same_as(m)), None) if ok else None)
+    return out
+
+
 def _shape(mod, kernel, blocks):
-    """(chain, a, b, read index) for a copy that permutes its last axis:
-    `a` the loop of the output's last axis, `b` the loop that walks the
-    input's last axis; None for anything else."""
+    """(chain, a, b, read index, input axes) for a copy that permutes its
+    last axis: `a` the loop of the output's last axis, `b` the loop that
+    walks the input's last axis, the input's axes as loops; None for
+    anything else."""
     if not blocks or any(t != SPATIAL for b in blocks for t, _ in b["iters"]):
         return None
     last = blocks[-1]
@@ -59,7 +79,21 @@ def _shape(mod, kernel, blocks):
     if b == a:
         return None  # the rows stay rows: a plain vectorized copy
     index = max(reads, key=lambda x: len(x[1].region))[0]
-    return chain, a, b, index
+    return chain, a, b, index, _axis_vars(block.reads[index].region, ivars)
+
+
+def _window(loops, a, axes):
+    """(b, window) where the input's last axes are a window no tile divides:
+    `b` the loop of the innermost input axis a tile divides, `window` the
+    loops of the axes inside it, outermost first; None otherwise."""
+    window = []
+    for v in reversed(axes):
+        if v is None or v == a:
+            return None
+        if _divisor(loops[v], [16, 8, 4]) is not None:
+            return (v, window[::-1]) if window else None
+        window.append(v)
+    return None
 
 
 def moves(mod, kernel, blocks):
@@ -67,10 +101,12 @@ def moves(mod, kernel, blocks):
     got = _shape(mod, kernel, blocks)
     if got is None:
         return []
-    chain, a, b, index = got
+    chain, a, b, index, axes = got
     last = blocks[-1]
     ta = _divisor(last["loops"][a], [16, 8, 4])
     tb = _divisor(last["loops"][b], [16, 8, 4])
+    if ta is not None and tb is None:
+        return _window_moves(chain, last, a, ta, axes)
     if ta is None or tb is None:
         return []
     rest = [f"L[{i}]" for i in range(len(last["loops"])) if i not in (a, b)]
@@ -86,3 +122,22 @@ def moves(mod, kernel, blocks):
         (f"tile-transpose{tb}x{ta}-local", f"{inlined}copy {what}: the tile read into registers a vector at a time, then written out", local),
         (f"tile-transpose{tb}x{ta}", f"{inlined}copy {what}: each output row vectorized", row),
     ]
+
+
+def _window_moves(chain, last, a, ta, axes):
+    """The tile of a copy whose input ends in a window no tile divides."""
+    got = _window(last["loops"], a, axes)
+    if got is None:
+        return []
+    b, window = got
+    tb = _divisor(last["loops"][b], [16, 8, 4])
+    rest = [f"L[{i}]" for i in range(len(last["loops"])) if i not in (a, b) and i not in window]
+    order = rest + ["bo", "ao"] + [f"L[{i}]" for i in window] + ["bi", "ai"]
+    trace = chain + [f'b = sch.get_sblock("{last["name"]}")', "L = sch.get_loops(b)",
+                     f"ao, ai = sch.split(L[{a}], [None, {ta}])", f"bo, bi = sch.split(L[{b}], [None, {tb}])",
+                     f"sch.reorder({', '.join(order)})", "sch.unroll(bi)", "sch.vectorize(ai)"]
+    inlined = f"inline every block into `{last['name']}`, then " if chain else ""
+    extent = " x ".join(str(last["loops"][i]) for i in window)
+    why = (f"{inlined}copy a {tb} x {ta} tile of two swapped axes at a time with the input's last axes ({extent}, which no tile divides) "
+           "walked inside the tile, so the tile's input stays in cache while each of their positions is written, each output row vectorized")
+    return [(f"tile-transpose{tb}x{ta}-window", why, trace)]

@@ -3,7 +3,6 @@
 use super::super::{App, Level, PromptPurpose};
 use crate::agent::{Decision, EditProposal};
 use crate::ir::Layer;
-use crate::session::EditBody;
 use crate::tui::action::Command;
 use crate::tui::requests::{Effect, EditorPurpose};
 
@@ -19,10 +18,7 @@ impl App {
             }
             EditProposal => {
                 if let Some(r) = &self.review {
-                    let text = match &r.proposal.body {
-                        EditBody::Text(t) => t.clone(),
-                        EditBody::Trace(lines) => lines.join("\n"),
-                    };
+                    let text = r.proposal.body.editable_text();
                     let suffix = if r.proposal.layer == Layer::L2 { ".ll" } else { ".py" };
                     self.effects.push(Effect::OpenEditor { text, suffix, purpose: EditorPurpose::Proposal });
                 }
@@ -43,10 +39,7 @@ impl App {
         match text {
             Some(t) => {
                 let p = &r.proposal;
-                let body = match p.body {
-                    EditBody::Trace(_) => EditBody::Trace(t.lines().map(str::to_string).filter(|l| !l.trim().is_empty()).collect()),
-                    EditBody::Text(_) => EditBody::Text(t),
-                };
+                let body = p.body.edited(t);
                 let edited = EditProposal { layer: p.layer, kernel: p.kernel.clone(), body, rationale: format!("{} (edited by a person)", p.rationale) };
                 let _ = r.reply.send(Decision::Replace(edited));
                 self.run.status = "applied the edited proposal".into();
