@@ -83,6 +83,16 @@ mod tests {
     }
 
     #[test]
+    fn a_sweep_edited_as_text_parses_back_kernel_by_kernel() {
+        use crate::session::EditBody;
+        let body = EditBody::Traces(vec![("conv_a".into(), vec!["b = sch.get_sblock(\"c\")".into(), "sch.vectorize(L[1])".into()]), ("conv_b".into(), vec!["sch.unroll(L[0])".into()])]);
+        let text = body.editable_text();
+        assert!(text.starts_with("# kernel conv_a\n"), "{text}");
+        let EditBody::Traces(back) = body.edited(text.replace("sch.unroll(L[0])", "sch.unroll(L[2])\n\n")) else { panic!("not a sweep") };
+        assert_eq!(back, vec![("conv_a".into(), vec!["b = sch.get_sblock(\"c\")".to_string(), "sch.vectorize(L[1])".into()]), ("conv_b".into(), vec!["sch.unroll(L[2])".to_string()])]);
+    }
+
+    #[test]
     fn the_rationale_names_each_kernel_and_its_move() {
         let r = rationale(&[("conv_a".into(), "micro16x16".into()), ("conv_b".into(), "tile8".into())], 0.5);
         assert!(r.starts_with("sweep: the 2 kernels") && r.contains("50%") && r.contains("`conv_a` micro16x16, `conv_b` tile8"), "{r}");
