@@ -31,24 +31,21 @@ def _divisor(n, prefs):
     return next((v for v in prefs if n % v == 0 and n >= v), None)
 
 
-def _last_var(region, ivars):
-    """Which iterator indexes the region's last axis, alone; None when it is
-    an expression (a reshape's div and mod) rather than one iterator."""
-    m = region[-1].min
-    if not isinstance(m, tvm.tirx.Var) or int(region[-1].extent) != 1:
-        return None
-    return next((i for i, v in enumerate(ivars) if v.same_as(m)), None)
-
-
 def _axis_vars(region, ivars):
-    """Which iterator indexes each axis of the region, alone (None for an
-    expression)."""
+    """Which iterator indexes each axis of the region, alone; None for an
+    axis indexed by an expression (a reshape's div and mod) rather than one
+    iterator."""
     out = []
     for r in region:
         m = r.min
         ok = isinstance(m, tvm.tirx.Var) and int(r.extent) == 1
         out.append(next((i for i, v in enumerate(ivars) if v.same_as(m)), None) if ok else None)
     return out
+
+
+def _last_var(region, ivars):
+    """Which iterator indexes the region's last axis, alone (see `_axis_vars`)."""
+    return _axis_vars([region[-1]], ivars)[0]
 
 
 def _shape(mod, kernel, blocks):
