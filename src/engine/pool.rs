@@ -81,6 +81,11 @@ pub struct JobOutput {
     pub result: Value,
     /// Wall time as kwb saw it, queueing excluded.
     pub wall_s: f64,
+    /// When the job went to its worker (locks held) and when its reply came
+    /// back (locks still held): the span the device locks cover, for
+    /// ordering jobs without the caller's own scheduling delay.
+    pub started: Instant,
+    pub ended: Instant,
 }
 
 #[derive(Debug, Default, Clone, serde::Serialize)]
@@ -243,7 +248,8 @@ impl Engine {
             _ = tokio::time::sleep(job.timeout) => End::TimedOut,
             _ = cancel.cancelled() => End::Cancelled,
         };
-        let wall_s = started.elapsed().as_secs_f64();
+        let ended = Instant::now();
+        let wall_s = (ended - started).as_secs_f64();
         let outcome = match end {
             End::Reply(Ok(msg)) => {
                 if job.fresh {
@@ -252,7 +258,7 @@ impl Engine {
                     self.park(worker);
                 }
                 if msg.ok == Some(true) {
-                    Ok(JobOutput { result: msg.result.unwrap_or(Value::Null), wall_s })
+                    Ok(JobOutput { result: msg.result.unwrap_or(Value::Null), wall_s, started, ended })
                 } else {
                     let e = msg.error.unwrap_or_else(|| super::protocol::WireError {
                         class: "internal".into(),
