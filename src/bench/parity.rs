@@ -6,6 +6,10 @@
 use crate::session::CandidateTree;
 use serde_json::Value;
 
+/// The fewest trials a tuning must have measured for a quarter of them to
+/// be at least one.
+const MIN_SEARCHED: u64 = 4;
+
 /// Candidates measured (the root, the task's reference, not counted) up to
 /// and including the first that reached parity, in the order they were made.
 pub fn trials_to_parity(tree: &CandidateTree) -> Option<u32> {
@@ -27,14 +31,24 @@ pub fn summary(runs: &[Value]) -> Option<String> {
     let median = |v: &[u64]| (!v.is_empty()).then(|| if v.len() % 2 == 1 { v[v.len() / 2] as f64 } else { (v[v.len() / 2 - 1] + v[v.len() / 2]) as f64 / 2.0 });
     let mut ms: Vec<u64> = reached.iter().filter_map(|(_, m)| *m).collect();
     ms.sort_unstable();
-    let quarter = reached.iter().filter(|(t, m)| m.is_some_and(|m| *t * 4 <= m)).count();
-    let with_ms = reached.iter().filter(|(_, m)| m.is_some()).count();
+    // A tuning that measured fewer than four schedules (its space held no
+    // more, or nothing was tunable) leaves less than one trial as its
+    // quarter: no search can meet that, so those tasks are named apart.
+    let searched = |m: &u64| *m >= MIN_SEARCHED;
+    let quarter = reached.iter().filter(|(t, m)| m.is_some_and(|m| searched(&m) && *t * 4 <= m)).count();
+    let with_ms = reached.iter().filter(|(_, m)| m.is_some_and(|m| searched(&m))).count();
+    let tiny = reached.iter().filter(|(_, m)| m.is_some_and(|m| !searched(&m))).count();
     let mut s = format!("trials to parity with the baseline: reached on {} of {} tasks", reached.len(), runs.len());
     if let Some(m) = median(&trials) {
         s += &format!(", median {m} candidates");
     }
     if let Some(m) = median(&ms) {
         s += &format!(" (MetaSchedule measured a median {m} on those tasks); within a quarter of MetaSchedule's trials on {quarter} of {with_ms}");
+        if tiny > 0 {
+            s += &format!(
+                "; left out of that count, {tiny} task(s) where MetaSchedule measured fewer than {MIN_SEARCHED} schedules (its whole space), whose quarter is less than one trial"
+            );
+        }
     }
     Some(s + "\n")
 }
@@ -68,6 +82,19 @@ mod tests {
         let s = summary(&runs).unwrap();
         assert!(s.contains("reached on 3 of 4 tasks, median 4 candidates"), "{s}");
         assert!(s.contains("median 80 on those tasks); within a quarter of MetaSchedule's trials on 1 of 2"), "{s}");
+        assert!(!s.contains("left out"), "{s}");
         assert!(summary(&[]).is_none());
+    }
+
+    #[test]
+    fn a_tuning_with_a_one_point_space_is_named_apart_from_the_quarter_count() {
+        let runs = vec![
+            json!({"trials_to_parity": 2, "metaschedule_trials": 80}),
+            json!({"trials_to_parity": 1, "metaschedule_trials": 1}),
+            json!({"trials_to_parity": 1, "metaschedule_trials": 0}),
+            json!({"trials_to_parity": 1, "metaschedule_trials": 4}),
+        ];
+        let s = summary(&runs).unwrap();
+        assert!(s.contains("within a quarter of MetaSchedule's trials on 2 of 2; left out of that count, 2 task(s)"), "{s}");
     }
 }
