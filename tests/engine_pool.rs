@@ -81,6 +81,36 @@ async fn timing_excludes_every_other_job() {
     assert!(built.started >= timed.ended, "a build ran during a measurement: it started {:?} before the timing ended", timed.ended - built.started);
 }
 
+/// A side that reports less time than it ran, as a candidate that took over
+/// its own process could, is caught by what the job's process saw of the
+/// turn; an honest side, the same module, is not.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_side_that_under_reports_its_time_is_refused() {
+    let ev = common::evaluator(kwb::eval::EvalOptions::default()).await;
+    let set = common::tasks();
+    let task = set.get("softmax").unwrap();
+    let baseline = ev.baseline_artifact(task).await.unwrap();
+    let spec = task.reference_meta().unwrap().args.clone();
+    let time = |fault: Option<f64>| {
+        Job::new(
+            "time",
+            json!({"baseline_artifact": baseline, "candidate_artifact": baseline, "args_spec": spec, "pairs": 5, "max_rounds": 1, "fault_forge_times": fault}),
+            Duration::from_secs(300),
+        )
+        .exclusive()
+    };
+    let honest = ev.engine.run(time(None)).await.unwrap().result;
+    eprintln!("honest sides, claimed over seen: {}", honest["accounted"]);
+    assert!(honest["forged_times"].is_null(), "an honest side was judged a forger: {}", honest["forged_times"]);
+    assert!(honest["accounted"]["candidate"]["turns"].as_u64().is_some_and(|n| n >= 5), "no turn of the candidate was judged: {}", honest["accounted"]);
+    let lying = ev.engine.run(time(Some(0.3))).await.unwrap().result;
+    let f = &lying["forged_times"];
+    assert!(f.is_object(), "a side reporting 0.3 of its time passed: {}", lying["accounted"]);
+    assert!(f["claimed_ms"].as_f64().unwrap() < 0.5 * f["seen_ms"].as_f64().unwrap(), "{f}");
+    assert_eq!(lying["timing_valid"], false);
+    assert!(lying["samples"].as_array().unwrap().len() <= 1, "measuring stops at the forged turn");
+}
+
 /// The pids of processes whose parent is `parent` and whose command line
 /// holds `what`.
 fn children_of(parent: u32, what: &str) -> Vec<u32> {

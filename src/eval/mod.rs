@@ -331,6 +331,15 @@ impl Evaluator {
             r.timing_valid = false;
             return Err(Failure::new(FailureClass::NumericMismatch, format!("the candidate wrote to its inputs {m:?} while being timed")).at("time"));
         }
+        if let Some(f) = t["forged_times"].as_object() {
+            r.timing_valid = false;
+            let (claimed, seen) = (f["claimed_ms"].as_f64().unwrap_or(0.0), f["seen_ms"].as_f64().unwrap_or(0.0));
+            return Err(Failure::new(
+                FailureClass::Crash,
+                format!("the candidate's process reported {claimed:.3} ms for a timed turn that took {seen:.3} ms as the job saw it ({} turns running): its own times cannot be trusted", f["turns"]),
+            )
+            .at("time"));
+        }
         if t["spot_check"]["ok"] == false {
             r.timing_valid = false;
             let msg = t["spot_check"]["message"].as_str().unwrap_or("outputs of timed runs differ from the baseline's").to_string();

@@ -26,14 +26,17 @@ job's process orders the runs, compares outputs and keeps the figures.
 - A side lives for one job: nothing of a candidate outlives it.
 
 What this does not stop: native code that takes over its own side's
-process can send forged replies about itself (its own times); the static
+process can send forged replies about itself (its own times). The static
 policies (no calls out of a kernel, no pointers made from integers) stand
-before that.
+before that, and the job's process holds every timed claim against the
+wall and CPU time it saw the side take (timing.py, ACCOUNTED_FLOOR): a
+forger can shave its times by at most half, and more is refused.
 
 Elsewhere (a GPU, a board over RPC) the modules run in the job's process
 as before, behind the same interface (`InProcess`).
 """
 
+import ctypes
 import json
 import math
 import mmap
@@ -54,6 +57,24 @@ _MAX_ARRAY_BYTES = 1 << 33
 # Classes a side's error may claim; anything else is reported as a crash.
 _SIDE_CLASSES = {errors.MEMORY, errors.CRASH, errors.TIMEOUT, errors.BUILD, errors.PARALLEL}
 _PAGE = mmap.PAGESIZE
+
+
+def process_cpu_s(pid):
+    """CPU seconds process `pid` has used (POSIX's per-process CPU clock),
+    or None where it cannot be read."""
+    global _LIBC
+    try:
+        if _LIBC is None:
+            _LIBC = ctypes.CDLL(None, use_errno=True)
+        clock = ctypes.c_int()
+        if _LIBC.clock_getcpuclockid(pid, ctypes.byref(clock)) != 0:
+            return None
+        return time.clock_gettime(clock.value)
+    except (OSError, AttributeError):
+        return None
+
+
+_LIBC = None
 
 
 def _write_all(fd, data):
@@ -172,7 +193,13 @@ class Runner:
                 key = (fn, int(req["number"]), int(req["repeat"]))
                 if key not in self.evaluators:
                     self.evaluators[key] = self.vm.time_evaluator(fn, self.on.dev, number=key[1], repeat=key[2])
-                return {"results": [float(r) for r in self.evaluators[key](*self.args).results]}, []
+                results = [float(r) for r in self.evaluators[key](*self.args).results]
+                # Fault injection for the job's own check (timing.py): a side
+                # taken over by its candidate would report less than it ran.
+                scale = req.get("fault_forge_times")
+                if scale is not None and self.name == "candidate":
+                    results = [r * float(scale) for r in results]
+                return {"results": results}, []
             if op == "run":
                 t = time.perf_counter()
                 outs = [o.numpy() for o in self.on.flatten(self.vm[fn](*self.args))]
@@ -198,6 +225,9 @@ class InProcess:
 
     def call(self, req):
         return self.runner.handle(req)
+
+    def cpu_s(self):
+        return None
 
     def close(self):
         pass
@@ -241,6 +271,11 @@ class Side:
         except OSError:
             self._died()
         return self._reply(with_arrays=True)
+
+    def cpu_s(self):
+        """CPU time its process has used, all threads: the kernel's count,
+        which nothing in the side can change. None once it is gone."""
+        return None if self.status is not None else process_cpu_s(self.pid)
 
     def _reply(self, with_arrays=False):
         try:
@@ -383,6 +418,11 @@ class Modules:
     def call(self, name, req):
         """(header, arrays) of one request to module `name`."""
         return self.sides[name].call(req)
+
+    def cpu_s(self, name):
+        """CPU seconds module `name`'s process has used, or None where it
+        runs in this process."""
+        return self.sides[name].cpu_s()
 
     def cpus(self):
         """The CPUs a side may be put on (none where modules run in this

@@ -40,6 +40,19 @@ MIN_PAIRS = 5
 SETTLED_SLOWER = 0.5
 # Pairs timed by one generation of side processes (see the module's doc).
 GENERATION_PAIRS = 5
+# A side reports its own times, and one taken over by its candidate could
+# report less than it ran. So each timed turn is held against what the
+# job's process sees itself: the turn's wall time and the CPU time the
+# side's process used in it (the kernel's count), the smaller of the two
+# (load on the machine stretches the first, a parallel kernel the second).
+# TVM's evaluator runs one untimed call before its `number * repeat` timed
+# ones; with it added, an honest claim is most of what was seen.
+ACCOUNTED_FLOOR = 0.5
+# Shorter turns are not judged: a pipe's round trip is a good part of them.
+ACCOUNT_MIN_S = 0.002
+# A candidate's turn under the floor is timed again, up to this many times
+# in all, before its side is judged.
+ACCOUNT_TRIES = 3
 
 
 def _spread(ratios):
@@ -100,12 +113,38 @@ def _measure(mods, fn, n_sets, spec, args):
     budget_s = float(args.get("budget_s", 150.0))
     order_rng = random.Random(args.get("order_seed", 0))
     mutated = []
+    # Claimed over seen, per side, of every judged turn; and the turn that
+    # gave the candidate away, if one did.
+    accounted = {"baseline": [], "candidate": []}
+    forged = []
+    fault = args.get("fault_forge_times")
 
     def turn(side, req):
         out = mods.call(side, dict(req, func=fn))[0]
         if side == "candidate" and not mutated:
             mutated.extend(sorted({i % len(spec) for i in mods.changed()}))
         return out
+
+    def timed(side, number):
+        """The results of one timed turn, its claim checked (see
+        ACCOUNTED_FLOOR)."""
+        req = {"op": "time", "number": number, "repeat": repeat}
+        if fault is not None:
+            req["fault_forge_times"] = fault
+        calls = number * repeat
+        for _ in range(ACCOUNT_TRIES):
+            c0, t0 = mods.cpu_s(side), time.perf_counter()
+            results = turn(side, req)["results"]
+            wall, c1 = time.perf_counter() - t0, mods.cpu_s(side)
+            seen = wall if c0 is None or c1 is None else min(wall, c1 - c0)
+            claimed = sum(results) * number * (calls + 1) / calls
+            if seen < ACCOUNT_MIN_S:
+                return results
+            accounted[side].append(claimed / seen)
+            if claimed >= ACCOUNTED_FLOOR * seen or side != "candidate" or mutated:
+                return results
+        forged.append({"claimed_ms": claimed * 1e3, "seen_ms": seen * 1e3, "turns": ACCOUNT_TRIES})
+        return results
 
     measured_s = 0.0
     cpus = mods.cpus()
@@ -129,7 +168,7 @@ def _measure(mods, fn, n_sets, spec, args):
     rounds = 0
     out_of_time = False
     settled_slower = False
-    while rounds < max_rounds and not out_of_time and not settled_slower and not mutated:
+    while rounds < max_rounds and not out_of_time and not settled_slower and not mutated and not forged:
         rounds += 1
         for _ in range(pairs):
             if measured_s > budget_s and len(samples) >= MIN_PAIRS:
@@ -152,7 +191,7 @@ def _measure(mods, fn, n_sets, spec, args):
                 t = time.perf_counter()
                 # The fastest of a few back-to-back repeats: interference from
                 # the rest of the machine only ever adds time.
-                ms[k] = min(turn(k, {"op": "time", "number": number[k], "repeat": repeat})["results"]) * 1e3 / n_sets
+                ms[k] = min(timed(k, number[k])) * 1e3 / n_sets
                 measured_s += time.perf_counter() - t
             samples.append({
                 "baseline_ms": ms["baseline"],
@@ -161,7 +200,7 @@ def _measure(mods, fn, n_sets, spec, args):
                 "first": order[0],
                 "generation": generations,
             })
-            if mutated:
+            if mutated or forged:
                 break
             if len(samples) >= MIN_PAIRS and all(x["ratio"] < SETTLED_SLOWER for x in samples):
                 settled_slower = True
@@ -175,6 +214,10 @@ def _measure(mods, fn, n_sets, spec, args):
     med = lambda key: float(np.median([s[key] for s in samples])) if samples else float("nan")
     return {
         "inputs_mutated": mutated,
+        "forged_times": forged[0] if forged else None,
+        # Claimed over seen of the judged turns, per side: the least and the median.
+        "accounted": {k: {"least": round(min(v), 3), "median": round(float(np.median(v)), 3), "turns": len(v)} if v else None
+                      for k, v in accounted.items()},
         "input_sets": n_sets,
         "baseline_ms": med("baseline_ms"),
         "candidate_ms": med("candidate_ms"),
@@ -182,7 +225,7 @@ def _measure(mods, fn, n_sets, spec, args):
         "spread": spread,
         "ci": ci,
         "max_ci": max_ci,
-        "timing_valid": (ci <= max_ci or settled_slower) and not mutated,
+        "timing_valid": (ci <= max_ci or settled_slower) and not mutated and not forged,
         "rounds": rounds,
         "generations": generations,
         "out_of_time": out_of_time,
