@@ -1,7 +1,7 @@
 """L1 moves for a layout copy: a kernel whose output is its input with the
 axes permuted (the transposes a layout move puts around a convolution, or
-a model's own permute), optionally behind elementwise blocks that inline
-into it.
+a model's own permute), optionally behind elementwise blocks or a
+concatenation that inline into it.
 
 TVM's default build walks such a copy in the output's order, so every load
 strides across the input; vectorizing the output's row turns the loads
@@ -18,7 +18,14 @@ instead and walks the window inside it, so the tile's input (16 x 16 x
 the window) stays in L1 while each window position's rows are written.
 Measured on resnet18_slim's 128 x 128 x 3 x 3 weight (Zen 4, one core,
 alone): 0.091 ms with TVM's default, 0.089 ms with the copy's row
-vectorized, 0.027 ms tiled with the window inside."""
+vectorized, 0.027 ms tiled with the window inside.
+
+A concatenation on channels in NHWC, copied back to NCHW (fire_module
+after its NHWC move: two 24 x 24 x 64 inputs), inlines into its copy, which
+then reads each input at an offset on the concatenated axis. Tiled 16 x 8
+with each output row vectorized (Zen 4, one core, alone): 11.1 us,
+against 69.5 us with TVM's default and 70.0 with the copy's row
+vectorized."""
 
 import tvm
 from tvm import s_tir
@@ -31,15 +38,22 @@ def _divisor(n, prefs):
     return next((v for v in prefs if n % v == 0 and n >= v), None)
 
 
+def _iterator(index):
+    """The variable an index is, or is offset from by a constant: the
+    second input of a concatenation inlined into its copy reads `c - 64`.
+    None for anything else (a reshape's div and mod)."""
+    if isinstance(index, (tvm.tirx.Add, tvm.tirx.Sub)) and isinstance(index.b, tvm.tirx.IntImm):
+        index = index.a
+    return index if isinstance(index, tvm.tirx.Var) else None
+
+
 def _axis_vars(region, ivars):
-    """Which iterator indexes each axis of the region, alone; None for an
-    axis indexed by an expression (a reshape's div and mod) rather than one
-    iterator."""
+    """Which iterator indexes each axis of the region, alone or offset by a
+    constant; None for an axis indexed by any other expression."""
     out = []
     for r in region:
-        m = r.min
-        ok = isinstance(m, tvm.tirx.Var) and int(r.extent) == 1
-        out.append(next((i for i, v in enumerate(ivars) if v.same_as(m)), None) if ok else None)
+        m = _iterator(r.min) if int(r.extent) == 1 else None
+        out.append(next((i for i, v in enumerate(ivars) if v.same_as(m)), None) if m is not None else None)
     return out
 
 
